@@ -1,0 +1,49 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+// Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
+function pkcs8Ed25519(): string {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+}
+
+const migrations = await readD1Migrations('migrations');
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                ADMIN_TOKEN: 'test-admin-token',
+                RECEIPT_SIGNING_KEY: pkcs8Ed25519(),
+                LOG_SIGNING_KEY: pkcs8Ed25519(),
+                REPLAY_KEY: randomBytes(32).toString('base64'),
+              },
+            },
+          }),
+        ],
+        test: {
+          name: 'workers',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/node/**'],
+          setupFiles: ['./test/apply-migrations.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/node/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
