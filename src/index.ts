@@ -1,9 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
+import { app } from './app';
 
 export default {
-  fetch() {
-    return new Response('ok');
-  },
+  fetch: app.fetch,
 } satisfies ExportedHandler<Env>;
 
 export class ReceiptLog extends DurableObject<Env> {}

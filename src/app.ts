@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env';
+import { ApiError, toApiError } from './errors';
+import { adminKeyRoutes } from './routes/admin-keys';
+import { healthRoutes } from './routes/health';
+import { reasonRoutes } from './routes/reason';
+
+const defaultMaxBodyBytes = 1024 * 1024;
+
+function methodNotAllowed(allow: string) {
+  return () => {
+    throw new ApiError('request.method_not_allowed', `This endpoint answers ${allow} only.`, {
+      headers: { Allow: allow },
+    });
+  };
+}
+
+function fromHttpException(error: HTTPException): ApiError {
+  if (error.status === 413) return new ApiError('request.too_large', 'The body is over the size limit.');
+  if (error.status === 400) return new ApiError('request.malformed_json', 'The body is not valid JSON.');
+  return toApiError(error);
+}
+
+export const app = new Hono<AppEnv>()
+  .use('*', requestId({ headerName: 'X-Request-Id' }))
+  .use('*', async (c, next) => {
+    const maxSize = Number(c.env.MAX_BODY_BYTES) || defaultMaxBodyBytes;
+    return bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ApiError('request.too_large', `The body is over the limit of ${maxSize} bytes.`, {
+          details: { maxBytes: maxSize },
+        });
+      },
+    })(c, next);
+  })
+  .route('/', healthRoutes)
+  .route('/v1', reasonRoutes)
+  .route('/v1/admin', adminKeyRoutes)
+  .all('/health', methodNotAllowed('GET'))
+  .all('/v1/reason', methodNotAllowed('POST'))
+  .all('/v1/admin/keys', methodNotAllowed('POST'))
+  .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'));
+
+app.notFound((c) => {
+  const error = new ApiError(
+    'request.not_found',
+    `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`,
+  );
+  return c.json({ error: error.toErrorObject(c.var.requestId) }, 404);
+});
+
+app.onError((thrown, c) => {
+  const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toApiError(thrown);
+  const requestIdValue = c.var.requestId ?? crypto.randomUUID();
+  if (error.status >= 500) {
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId: requestIdValue,
+        code: error.code,
+        cause: String(error.cause ?? thrown),
+      }),
+    );
+  }
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ error: error.toErrorObject(requestIdValue) }, error.status as ContentfulStatusCode);
+});
+
+export type AppType = typeof app;

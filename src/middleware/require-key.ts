@@ -1,0 +1,40 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv, Scope } from '../env';
+import { ApiError } from '../errors';
+import { findApiKeyByHash } from '../storage/api-keys';
+import { sha256Hex } from './secret-hash';
+
+function bearer(header: string | undefined): string | undefined {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Checks `Authorization: Bearer <key>` against the hashed keys in D1 and the scope the route needs. */
+export function requireKey(scope?: Scope) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = bearer(c.req.header('Authorization'));
+    if (!key) {
+      throw new ApiError('auth.missing_key', 'Send an API key as `Authorization: Bearer <key>`.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="valve"' },
+      });
+    }
+    const row = await findApiKeyByHash(c.env.DB, await sha256Hex(key));
+    if (!row) {
+      throw new ApiError('auth.invalid_key', 'The API key is not valid.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="valve", error="invalid_token"' },
+      });
+    }
+    if (row.revokedAt !== null) {
+      throw new ApiError('auth.revoked_key', 'The API key was revoked.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="valve", error="invalid_token"' },
+      });
+    }
+    if (scope && !row.scopes.includes(scope)) {
+      throw new ApiError('auth.forbidden', `The API key lacks the scope \`${scope}\`.`, {
+        details: { requiredScope: scope },
+      });
+    }
+    c.set('caller', { keyId: row.id, tenant: row.tenant, scopes: row.scopes });
+    await next();
+  });
+}

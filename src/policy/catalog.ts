@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { messageLevelSchema } from '../contracts/reason-request';
+import { modelErrorKinds } from '../providers/types';
+
+// The model catalog (policy.md): providers and the models they serve, validated on load.
+
+export const providerKinds = ['openai', 'anthropic', 'gemini', 'workers-ai', 'sim'] as const;
+export type ProviderKind = (typeof providerKinds)[number];
+
+export const catalogProviderSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/),
+  kind: z.enum(providerKinds),
+  baseUrl: z.url().optional(),
+  /** The name of the secret holding this provider's key; a provider whose key is unset is `not_configured`. */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]*$/)
+    .optional(),
+});
+export type CatalogProvider = z.infer<typeof catalogProviderSchema>;
+
+/** The simulator's scripted behaviour, for demos and tests of routing, budgets and failover. */
+export const simulateSchema = z.strictObject({
+  /** Delay before the answer (JSON) or the first delta (stream). */
+  latencyMs: z.number().int().min(0).max(600_000).optional(),
+  /** Delay between streamed deltas. */
+  interChunkMs: z.number().int().min(0).max(60_000).optional(),
+  /** Fail every call with this ModelError kind. */
+  failWith: z.enum(modelErrorKinds).optional(),
+  /** Never answer (until the caller's deadline aborts the call). */
+  hang: z.boolean().optional(),
+});
+export type Simulate = z.infer<typeof simulateSchema>;
+
+export const catalogModelSchema = z.strictObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  /** Where the provider processes the request (its endpoint), not where Valve runs. */
+  regions: z.array(z.string().min(1)).min(1),
+  priceUsdPerMTok: z.strictObject({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheRead: z.number().min(0).optional(),
+  }),
+  quality: z.number().min(0).max(100),
+  latency: z.strictObject({
+    ttftMsP50: z.number().min(0),
+    ttftMsP90: z.number().min(0),
+    outputTokensPerSec: z.number().positive(),
+  }),
+  contextTokens: z.number().int().positive(),
+  maxOutputTokens: z.number().int().positive(),
+  capabilities: z.strictObject({
+    tools: z.boolean(),
+    json: z.enum(['native', 'tool', 'none']),
+    reasoning: z.boolean(),
+    base64Data: z.boolean(),
+  }),
+  /** The most sensitive privacy level the operator allows to be sent to this model. */
+  maxPrivacy: messageLevelSchema,
+  simulate: simulateSchema.optional(),
+  /** Where the price and limits were read, and when. */
+  source: z.string().optional(),
+});
+export type CatalogModel = z.infer<typeof catalogModelSchema>;
+
+export const catalogSchema = z
+  .strictObject({
+    providers: z.array(catalogProviderSchema).min(1),
+    models: z.array(catalogModelSchema).min(1),
+  })
+  .superRefine((catalog, ctx) => {
+    const ids = new Set<string>();
+    catalog.providers.forEach((provider, index) => {
+      if (ids.has(provider.id)) {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: 'duplicate provider id' });
+      }
+      ids.add(provider.id);
+    });
+    const models = new Set<string>();
+    catalog.models.forEach((model, index) => {
+      if (!ids.has(model.provider)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', index, 'provider'],
+          message: 'names no listed provider',
+        });
+      }
+      const key = `${model.provider}/${model.model}`;
+      if (models.has(key)) {
+        ctx.addIssue({ code: 'custom', path: ['models', index, 'model'], message: 'duplicate model' });
+      }
+      models.add(key);
+    });
+  });
+export type Catalog = z.infer<typeof catalogSchema>;

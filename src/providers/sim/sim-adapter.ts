@@ -1,0 +1,166 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { estimateTokens } from '../../policy/estimate-tokens';
+import { abortableSleep } from '../abortable-sleep';
+import { modelFailure } from '../model-error';
+import type {
+  CallOptions,
+  ContentBlock,
+  Message,
+  ModelAdapter,
+  ModelRequest,
+  ModelResponse,
+  StreamPart,
+  ToolSpec,
+} from '../types';
+import { sampleValue } from './sample-value';
+
+// The built-in simulator: deterministic, labelled as simulated, no network. It honours the output
+// schema (its value validates), calls a listed tool when the request names one, reports usage from a
+// real token estimate, and can be scripted from its catalog entry to be slow, hang or fail.
+
+interface SimScript {
+  latencyMs: number;
+  interChunkMs: number;
+  failWith?: string;
+  hang: boolean;
+}
+
+function readScript(config: Record<string, unknown> | undefined): SimScript {
+  const number = (value: unknown) => (typeof value === 'number' && value >= 0 ? value : 0);
+  return {
+    latencyMs: number(config?.latencyMs),
+    interChunkMs: number(config?.interChunkMs),
+    failWith: typeof config?.failWith === 'string' ? config.failWith : undefined,
+    hang: config?.hang === true,
+  };
+}
+
+function textOf(message: Message): string {
+  return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+function chooseTool(request: ModelRequest, prompt: string): ToolSpec | undefined {
+  const tools = request.tools ?? [];
+  const choice = request.tool_choice;
+  if (choice === 'none' || tools.length === 0) return undefined;
+  if (typeof choice === 'object') return tools.find((tool) => tool.name === choice.name);
+  const named = tools.find((tool) =>
+    new RegExp(`(^|[^A-Za-z0-9_-])${tool.name}($|[^A-Za-z0-9_-])`).test(prompt),
+  );
+  return named ?? (choice === 'required' ? tools[0] : undefined);
+}
+
+function answer(request: ModelRequest, model: string): ModelResponse {
+  const prompt = request.messages.map(textOf).join('\n');
+  const digest = bytesToHex(sha256(utf8ToBytes(`${model}\n${prompt}`))).slice(0, 12);
+  const inputTokens = estimateTokens(prompt);
+  const tool = chooseTool(request, prompt);
+  let content: ContentBlock[];
+  if (tool) {
+    const args = sampleValue(tool.input_schema, digest);
+    const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {};
+    content = [
+      { type: 'tool_call', id: `call_${digest}`, name: tool.name, args: record as Record<string, unknown> },
+    ];
+  } else if (request.output) {
+    content = [{ type: 'json', value: sampleValue(request.output.schema, digest) }];
+  } else {
+    const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens. No model was called.`;
+    content = [{ type: 'text', text }];
+  }
+  const outputText = content.map((block) => JSON.stringify(block)).join('');
+  const outputTokens = Math.min(
+    estimateTokens(outputText),
+    request.settings?.max_tokens ?? Number.POSITIVE_INFINITY,
+  );
+  return {
+    message: { role: 'assistant', content },
+    usage: {
+      input_tokens: inputTokens,
+      output_tokens: outputTokens,
+      reasoning_tokens: 0,
+      cache_read_tokens: 0,
+    },
+    finish_reason: tool ? 'tool_calls' : 'stop',
+    raw_finish_reason: tool ? 'tool_calls' : 'stop',
+    warnings: [{ code: 'model.simulated', message: 'This answer came from Valve’s built-in simulator.' }],
+    model,
+  };
+}
+
+async function prepare(options: CallOptions): Promise<SimScript> {
+  const script = readScript(options.config);
+  try {
+    if (script.hang) await abortableSleep(2_147_000_000, options.signal);
+    if (script.latencyMs > 0) await abortableSleep(script.latencyMs, options.signal);
+  } catch {
+    throw modelFailure({
+      kind: 'timeout',
+      message: 'The simulated model did not answer in time.',
+      provider: 'sim',
+      model: options.model,
+      dispatch: 'sent',
+    });
+  }
+  if (script.failWith) {
+    throw modelFailure({
+      kind: script.failWith as 'server',
+      message: `The simulated model was scripted to fail with ${script.failWith}.`,
+      provider: 'sim',
+      model: options.model,
+      dispatch: 'sent',
+    });
+  }
+  return script;
+}
+
+export const simAdapter: ModelAdapter = {
+  kind: 'sim',
+  async generate(request, options) {
+    await prepare(options);
+    return answer(request, options.model);
+  },
+  async *stream(request, options): AsyncIterable<StreamPart> {
+    const script = await prepare(options);
+    const response = answer(request, options.model);
+    const messageId = `msg_${options.model}`;
+    let index = 0;
+    for (const block of response.message.content) {
+      if (block.type === 'text') {
+        for (const piece of block.text.match(/\S+\s*/g) ?? []) {
+          yield {
+            type: 'delta',
+            delta: { message_id: messageId, index, delta: { type: 'text', text: piece } },
+          };
+          if (script.interChunkMs > 0) await abortableSleep(script.interChunkMs, options.signal);
+        }
+      } else if (block.type === 'json') {
+        const text = JSON.stringify(block.value);
+        yield { type: 'delta', delta: { message_id: messageId, index, delta: { type: 'text', text } } };
+      } else if (block.type === 'tool_call') {
+        const args = JSON.stringify(block.args);
+        yield {
+          type: 'delta',
+          delta: {
+            message_id: messageId,
+            index,
+            delta: { type: 'tool_call', id: block.id, name: block.name, args_fragment: '' },
+          },
+        };
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index, delta: { type: 'tool_call', args_fragment: args } },
+        };
+      }
+      index++;
+    }
+    yield {
+      type: 'finish',
+      finish_reason: response.finish_reason,
+      raw_finish_reason: response.raw_finish_reason,
+      usage: response.usage,
+      model: options.model,
+    };
+  },
+};

@@ -1,0 +1,28 @@
+import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
+import { privacyLevels } from '../contracts/reason-request';
+import { estimateTokens } from '../policy/estimate-tokens';
+import { defaultOutputTokens, type Needs } from '../policy/plan-request';
+import type { Message } from '../providers/types';
+
+/** What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts. */
+export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs {
+  let privacy: PrivacyLevel = 'public';
+  for (const item of request.context ?? []) {
+    if (privacyLevels.indexOf(item.privacy) > privacyLevels.indexOf(privacy)) privacy = item.privacy;
+  }
+  let inputTokens = 0;
+  for (const message of messages) {
+    for (const block of message.content) {
+      inputTokens += estimateTokens(block.type === 'text' ? block.text : JSON.stringify(block));
+    }
+  }
+  for (const tool of request.tools ?? []) inputTokens += estimateTokens(JSON.stringify(tool));
+  if (request.output?.schema) inputTokens += estimateTokens(JSON.stringify(request.output.schema));
+  return {
+    tools: (request.tools?.length ?? 0) > 0,
+    json: request.output?.format === 'json',
+    privacy,
+    inputTokens,
+    outputTokens: request.modelPolicy?.maxOutputTokens ?? defaultOutputTokens,
+  };
+}

@@ -1,0 +1,38 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { type AppEnv, scopes } from '../env';
+import { ApiError } from '../errors';
+import { requireJson, validJson } from '../middleware/json-body';
+import { requireAdmin } from '../middleware/require-admin';
+import { sha256Hex } from '../middleware/secret-hash';
+import { randomBase64url, randomHex } from '../random-token';
+import { insertApiKey, revokeApiKey } from '../storage/api-keys';
+
+export const createKeySchema = z.strictObject({
+  tenant: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -'),
+  scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
+});
+
+export const adminKeyRoutes = new Hono<AppEnv>()
+  .use('*', requireAdmin)
+  .post('/keys', requireJson, validJson(createKeySchema), async (c) => {
+    const body = c.req.valid('json');
+    const id = `key_${randomHex(8)}`;
+    const key = `vk_${randomBase64url(32)}`;
+    const keyScopes = [...new Set(body.scopes)];
+    await insertApiKey(c.env.DB, {
+      id,
+      tenant: body.tenant,
+      keyHash: await sha256Hex(key),
+      scopes: keyScopes,
+      createdAt: Date.now(),
+    });
+    return c.json({ id, key, tenant: body.tenant, scopes: keyScopes }, 201);
+  })
+  .delete('/keys/:id', async (c) => {
+    const row = await revokeApiKey(c.env.DB, c.req.param('id'), Date.now());
+    if (!row) throw new ApiError('request.not_found', 'No API key has this id.');
+    return c.json({ id: row.id, tenant: row.tenant, revoked: true as const, revokedAt: row.revokedAt });
+  });

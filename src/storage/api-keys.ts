@@ -1,0 +1,58 @@
+import type { Scope } from '../env';
+
+// The api_keys table. Only SHA-256 hashes of keys are stored.
+
+export interface ApiKeyRow {
+  id: string;
+  tenant: string;
+  scopes: Scope[];
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+interface RawRow {
+  id: string;
+  tenant: string;
+  scopes: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+function fromRaw(row: RawRow): ApiKeyRow {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export async function insertApiKey(
+  db: D1Database,
+  key: { id: string; tenant: string; keyHash: string; scopes: Scope[]; createdAt: number },
+): Promise<void> {
+  await db
+    .prepare('INSERT INTO api_keys (id, tenant, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
+    .bind(key.id, key.tenant, key.keyHash, JSON.stringify(key.scopes), key.createdAt)
+    .run();
+}
+
+export async function findApiKeyByHash(db: D1Database, keyHash: string): Promise<ApiKeyRow | null> {
+  const row = await db
+    .prepare('SELECT id, tenant, scopes, created_at, revoked_at FROM api_keys WHERE key_hash = ?')
+    .bind(keyHash)
+    .first<RawRow>();
+  return row ? fromRaw(row) : null;
+}
+
+/** Marks a key revoked; returns false when there is no such key. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: D1Database, id: string, at: number): Promise<ApiKeyRow | null> {
+  const row = await db
+    .prepare(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING id, tenant, scopes, created_at, revoked_at',
+    )
+    .bind(at, id)
+    .first<RawRow>();
+  return row ? fromRaw(row) : null;
+}
