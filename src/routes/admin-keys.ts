@@ -13,6 +13,8 @@ export const createKeySchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -'),
   scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
+  /** Requests per minute for this key; the deployment default (DEFAULT_RATE_LIMIT_PER_MINUTE) when absent. */
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const adminKeyRoutes = new Hono<AppEnv>()
@@ -28,8 +30,18 @@ export const adminKeyRoutes = new Hono<AppEnv>()
       keyHash: await sha256Hex(key),
       scopes: keyScopes,
       createdAt: Date.now(),
+      rateLimitPerMinute: body.rateLimitPerMinute ?? null,
     });
-    return c.json({ id, key, tenant: body.tenant, scopes: keyScopes }, 201);
+    return c.json(
+      {
+        id,
+        key,
+        tenant: body.tenant,
+        scopes: keyScopes,
+        rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+      },
+      201,
+    );
   })
   .delete('/keys/:id', async (c) => {
     const row = await revokeApiKey(c.env.DB, c.req.param('id'), Date.now());

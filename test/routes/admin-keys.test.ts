@@ -15,12 +15,19 @@ describe('API keys', () => {
       { Authorization: `Bearer ${adminToken}` },
     );
     expect(res.status).toBe(201);
-    const created = (await res.json()) as { id: string; key: string; tenant: string; scopes: string[] };
+    const created = (await res.json()) as {
+      id: string;
+      key: string;
+      tenant: string;
+      scopes: string[];
+      rateLimitPerMinute: number | null;
+    };
     expect(created).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{16}$/),
       key: expect.stringMatching(/^vk_[A-Za-z0-9_-]{43}$/),
       tenant: 'acme',
       scopes: ['reason'],
+      rateLimitPerMinute: null,
     });
     const { env } = await import('cloudflare:workers');
     const row = await env.DB.prepare('SELECT * FROM api_keys WHERE id = ?')
