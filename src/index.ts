@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { app } from './app';
 
+export { AuditTrail } from './audit/audit-trail';
 export { RateLimiter } from './limits/rate-limiter';
 export { TenantBudget } from './limits/tenant-budget';
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { recordAudit } from '../audit/record-audit';
 import { type AppEnv, scopes } from '../env';
 import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
@@ -32,6 +33,17 @@ export const adminKeyRoutes = new Hono<AppEnv>()
       createdAt: Date.now(),
       rateLimitPerMinute: body.rateLimitPerMinute ?? null,
     });
+    await recordAudit(c.env, {
+      action: 'key.created',
+      actor: 'admin',
+      subject: id,
+      outcome: 'ok',
+      details: {
+        tenant: body.tenant,
+        scopes: keyScopes,
+        rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+      },
+    });
     return c.json(
       {
         id,
@@ -46,5 +58,12 @@ export const adminKeyRoutes = new Hono<AppEnv>()
   .delete('/keys/:id', async (c) => {
     const row = await revokeApiKey(c.env.DB, c.req.param('id'), Date.now());
     if (!row) throw new ApiError('request.not_found', 'No API key has this id.');
+    await recordAudit(c.env, {
+      action: 'key.revoked',
+      actor: 'admin',
+      subject: row.id,
+      outcome: 'ok',
+      details: { tenant: row.tenant },
+    });
     return c.json({ id: row.id, tenant: row.tenant, revoked: true as const, revokedAt: row.revokedAt });
   });

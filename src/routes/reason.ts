@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
@@ -44,6 +45,23 @@ export const reasonRoutes = new Hono<AppEnv>().post(
         now: () => performance.now(),
         startedAt,
         randomHex,
+        admit: async (wantedUsd, minimumUsd) => {
+          const budget = c.env.TENANT_BUDGET.getByName(caller.tenant);
+          const reservation = await budget.reserve(wantedUsd, minimumUsd);
+          if (!reservation.ok) {
+            throw new ApiError('limit.budget_exhausted', 'The tenant’s monthly spend cap is reached.', {
+              details: {
+                capUsd: reservation.capUsd,
+                spentUsd: reservation.spentUsd,
+                reservedUsd: reservation.reservedUsd,
+              },
+            });
+          }
+          return {
+            budgetUsd: reservation.amountUsd,
+            settle: (actualUsd) => budget.settle(reservation.id, actualUsd),
+          };
+        },
       });
       record(usageOfResponse(caller, response, false, arrivedAt));
       return c.json(response);
