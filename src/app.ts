@@ -8,6 +8,7 @@ import { ApiError, toApiError } from './errors';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminKeyRoutes } from './routes/admin-keys';
 import { adminTenantRoutes } from './routes/admin-tenants';
+import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { reasonRoutes } from './routes/reason';
 import { usageRoutes } from './routes/usage';
@@ -42,6 +43,7 @@ export const app = new Hono<AppEnv>()
     })(c, next);
   })
   .route('/', healthRoutes)
+  .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
   .route('/v1', usageRoutes)
   .route('/v1/admin', adminKeyRoutes)

@@ -1,14 +1,9 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { auditQuerySchema } from '../contracts/operator-bodies';
 import type { AppEnv } from '../env';
 import { validationError } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
-
-export const auditQuerySchema = z.strictObject({
-  after: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
 
 export const adminAuditRoutes = new Hono<AppEnv>().get(
   '/audit',

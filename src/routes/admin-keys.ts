@@ -1,22 +1,13 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { recordAudit } from '../audit/record-audit';
-import { type AppEnv, scopes } from '../env';
+import { createKeySchema } from '../contracts/operator-bodies';
+import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
 import { sha256Hex } from '../middleware/secret-hash';
 import { randomBase64url, randomHex } from '../random-token';
 import { insertApiKey, revokeApiKey } from '../storage/api-keys';
-
-export const createKeySchema = z.strictObject({
-  tenant: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -'),
-  scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
-  /** Requests per minute for this key; the deployment default (DEFAULT_RATE_LIMIT_PER_MINUTE) when absent. */
-  rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
-});
 
 export const adminKeyRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)

@@ -1,22 +1,11 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { usageQuerySchema } from '../contracts/operator-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { aggregateUsage, type UsageGroup } from '../storage/usage-records';
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
-
-export const usageQuerySchema = z.strictObject({
-  from: day.optional(),
-  to: day.optional(),
-  groupBy: z
-    .string()
-    .regex(/^(model|day)(,(model|day))?$/, 'must be `model`, `day` or `model,day`')
-    .optional(),
-});
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
