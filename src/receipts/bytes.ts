@@ -1,10 +1,13 @@
 // Byte-array helpers shared by the receipt and log code (WebCrypto and TextEncoder only, no Buffer).
 
+/** Bytes backed by a plain ArrayBuffer, which is what WebCrypto's BufferSource accepts. */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function utf8(text: string): Uint8Array {
-  return utf8Encoder.encode(text);
+export function utf8(text: string): Bytes {
+  return utf8Encoder.encode(text) as Bytes;
 }
 
 /** Decodes UTF-8 strictly: malformed input gives null instead of U+FFFD, and a BOM is kept, not eaten. */
@@ -22,14 +25,14 @@ export function bytesToHex(bytes: Uint8Array): string {
   return hex;
 }
 
-export function hexToBytes(hex: string): Uint8Array | null {
+export function hexToBytes(hex: string): Bytes | null {
   if (!/^(?:[0-9a-f]{2})*$/.test(hex)) return null;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
 }
 
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+export function concatBytes(...parts: Uint8Array[]): Bytes {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) {
