@@ -14,26 +14,7 @@ import {
 } from '../../src/receipts/commitments';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
 import { openReplay, sealReplay } from '../../src/receipts/replay-seal';
-
-// Known answers computed independently from receipts.md with Python's hmac/hashlib (HKDF written out
-// from RFC 5869), so a refactor that changes a single byte of the construction fails here.
-const SALT = 'valve-test-salt_0123456789abcdefghijklmnopqrstuvwxyz';
-const RID = '0190d5a8-7b3c-7def-8123-456789abcdef';
-const VALUES = { 'req.task': 'summarize', 'req.context': [{ b: 1, a: 'é' }] };
-const EXPECTED: Record<ReceiptField, string> = {
-  'req.task': 'YPRfMFLRM2XdbZMWU5C7cUbtIDYOYRX7KYAj_ObcmIs',
-  'req.instructions': 'b5dEGhi-8UT0fqMOpCoNCJjeSaKQF-6AMMIaSE2ADbI',
-  'req.context': '_5xF-8H66aTff3Xv44pCz0N-USNh14kYbCbHt8kgs6E',
-  'req.conversation': 'jh5a3gb7SWdYwTJ4mTg_lSHLW1n4CvCZWmfM3C4Y1Xo',
-  'req.tools': '6LSat4OnwKsdn-Hbp8AboGkGZWU_SOSx9463sB1mJ2k',
-  'req.output': '88kfNidpRDOviq4em2eWGEkBgLTZBL-2S3jmm-Ghrmo',
-  'req.modelPolicy': 'rYNjo2VdJrZ4TEeAJOKM6IVD9b12MA1wQzZCQ_cWBDc',
-  'res.output': 'ssj-zuiTY-c1ub5NgtLM_nYU7qVJ0Ctl3xTvEpd_LLg',
-  'res.toolCalls': 'rccVV5nabE-63oFC7PoDCIsyk5f8ukDXSzrahB3GFCg',
-  'res.meta': 'MKxZET6K8N2shKhbv28bz-PjwRQd7BHQ7bQHvr5KWYo',
-  'dec.model': 'QcQVv875P-Jhbpf8S-mWmqqO6YsNh4U_yT5OolLAyvE',
-  'dec.trace': 'OwQWc4a-HvN3LsfOhF0T1DKzmfiYAH777zjoGb47N7w',
-};
+import { EXPECTED_CMT as EXPECTED, RID, SALT, VALUES } from './known-answers';
 
 const saltArb = fc.stringMatching(/^[A-Za-z0-9_-]{43,80}$/);
 const ridArb = fc.uuid({ version: [4, 7] });
