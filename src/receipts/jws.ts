@@ -131,8 +131,10 @@ export async function verifyReceiptJws(
   if (!validated.ok) return failed('payload.body', validated.reason);
   passed('payload.body');
 
+  // A key listed more than once (say, retired and later restored) is valid in any of its windows.
   const { iat } = validated.value;
-  if (iat < trusted.validFrom || (trusted.validUntil !== null && iat >= trusted.validUntil)) {
+  const windows = trustedKeys.filter((k) => k.kid === kid);
+  if (!windows.some((k) => iat >= k.validFrom && (k.validUntil === null || iat < k.validUntil))) {
     return failed('jws.key-validity', `key ${kid} was not valid at iat ${iat}`);
   }
   passed('jws.key-validity');

@@ -42,11 +42,15 @@ describe('findIJsonProblems', () => {
     expect(findIJsonProblems([2 ** 53 - 1, -(2 ** 53 - 1), 1.5, '\uD83D\uDE00'])).toEqual([]);
   });
 
-  it('flags the 1E30 of the RFC 8785 values vector, which JCS itself canonicalizes', () => {
-    const input = jcsFiles['input/values.json'];
-    if (input === undefined) return;
-    expect(findIJsonProblems(JSON.parse(input))).toEqual([{ path: '/numbers/1', problem: 'unsafe-integer' }]);
-  });
+  const valuesVector = jcsFiles['input/values.json'];
+  it.skipIf(valuesVector === undefined)(
+    'flags the 1E30 of the RFC 8785 values vector, which JCS canonicalizes',
+    () => {
+      expect(findIJsonProblems(JSON.parse(valuesVector as string))).toEqual([
+        { path: '/numbers/1', problem: 'unsafe-integer' },
+      ]);
+    },
+  );
 
   it('reports holes in arrays, cycles, boxed primitives and class instances', () => {
     const cyclic: Record<string, unknown> = {};

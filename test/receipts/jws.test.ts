@@ -157,6 +157,11 @@ describe('receipt JWS', () => {
     expect(await at(KAT_IAT + 1, null)).toBe(false);
     expect(await at(0, KAT_IAT)).toBe(false);
     expect(failedCheck(await verifyReceiptJws(KAT_JWS, [trust(key, 0, KAT_IAT)]))).toBe('jws.key-validity');
+    const twoWindows = [trust(key, 0, KAT_IAT), trust(key, KAT_IAT + 1000, null)];
+    expect((await verifyReceiptJws(KAT_JWS, twoWindows)).ok).toBe(false);
+    expect((await verifyReceiptJws(KAT_JWS, [...twoWindows, trust(key, KAT_IAT - 5, KAT_IAT + 5)])).ok).toBe(
+      true,
+    );
   });
 
   it('refuses to sign an invalid body', async () => {
