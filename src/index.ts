@@ -1,9 +1,15 @@
-import { DurableObject } from 'cloudflare:workers';
+import { DurableObject, env } from 'cloudflare:workers';
 import { app } from './app';
+import { parseCatalog } from './policy/load-catalog';
+
+// Fail loudly at startup: a broken VALVE_CATALOG stops `wrangler dev` and `wrangler deploy` with the
+// path of each bad field, instead of failing requests one by one later.
+if (env.VALVE_CATALOG?.trim()) parseCatalog(env.VALVE_CATALOG);
+
+export { ModelHealth } from './health/model-health';
 
 export default {
   fetch: app.fetch,
 } satisfies ExportedHandler<Env>;
 
 export class ReceiptLog extends DurableObject<Env> {}
-export class ModelHealth extends DurableObject<Env> {}

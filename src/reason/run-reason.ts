@@ -1,20 +1,33 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
-import type { Catalog } from '../policy/catalog';
+import type { Observation } from '../health/health-types';
+import { createBudget } from '../policy/budget';
+import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
+import type { HealthView, PlannedAttempt } from '../policy/plan-types';
 import { renderPrompt } from '../prompt/render-prompt';
 import { buildOutput } from './build-output';
 import { callAttempts } from './call-attempts';
+import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
 
 export interface ReasonDeps {
   catalog: Catalog;
+  /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
+  notConfigured: (provider: CatalogProvider) => string | undefined;
   secret: (name: string) => string | undefined;
   fetch: typeof fetch;
   now: () => number;
   startedAt: number;
   randomHex: (bytes: number) => string;
+  /** Shared model health, as of the per-isolate cache (health/). */
+  health?: HealthView;
+  claimProbe?: (attempt: PlannedAttempt) => Promise<boolean>;
+  /** Attempt outcomes, recorded to shared health off the response path. */
+  observe?: (observation: Observation) => void;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  random: () => number;
 }
 
 /** The request pipeline: render → plan → call, retry, fail over → check → response. */
@@ -23,19 +36,21 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
   const prompt = renderPrompt(request, { nonce: deps.randomHex(16), canary: deps.randomHex(8) });
   const needs = deriveNeeds(request, prompt.messages);
   const policy = request.modelPolicy ?? {};
+  const budget = createBudget(policy, deps.startedAt);
   const plan = planRequest({
     policy,
     needs,
     catalog: deps.catalog,
-    isConfigured: (provider) =>
-      provider.kind === 'sim' || provider.apiKeyEnv === undefined || Boolean(deps.secret(provider.apiKeyEnv)),
+    notConfigured: deps.notConfigured,
+    health: deps.health,
+    left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
   });
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
       'No model in the catalog satisfies this request’s policy.',
       {
-        details: { excluded: plan.excluded },
+        details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
       },
     );
   }
@@ -51,6 +66,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
   }));
   const result = await callAttempts(
     plan,
+    budget,
     {
       messages: prompt.messages,
       tools,
@@ -60,19 +76,21 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       secret: deps.secret,
       fetch: deps.fetch,
       now: deps.now,
-      startedAt: deps.startedAt,
-      maxLatencyMs: policy.maxLatencyMs,
-      maxCostUsd: policy.maxCostUsd,
+      sleep: deps.sleep,
+      random: deps.random,
+      claimProbe: deps.claimProbe,
+      observe: deps.observe,
     },
   );
-  const { output, toolCalls } = buildOutput(request, result.response, prompt.tainted);
-  const usage = result.response.usage;
+  const response = result.value;
+  const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
+  const usage = response.usage;
   return {
     receiptId,
     task: request.task,
     output,
     toolCalls,
-    finishReason: result.response.finish_reason,
+    finishReason: response.finish_reason,
     model: { provider: result.attempt.provider, model: result.attempt.model, region: result.attempt.region },
     usage: {
       inputTokens: usage.input_tokens,
@@ -80,19 +98,14 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       reasoningTokens: usage.reasoning_tokens ?? 0,
       cacheReadTokens: usage.cache_read_tokens ?? 0,
     },
-    costUsd: result.costUsd,
+    costUsd: budget.spentUsd,
     latencyMs: Math.max(0, Math.round(deps.now() - deps.startedAt)),
-    decision: {
-      prefer: plan.prefer,
-      plan: plan.attempts.map((a) => ({
-        provider: a.provider,
-        model: a.model,
-        estCostUsd: a.estCostUsd,
-        estLatencyMs: a.estLatencyMs,
-      })),
-      excluded: plan.excluded,
-      attempts: result.attempts,
-    },
-    warnings: [...prompt.warnings, ...(result.response.warnings ?? [])],
+    decision: decisionOf(plan, result.attempts, budget),
+    warnings: [...prompt.warnings, ...(response.warnings ?? [])],
   };
+}
+
+function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {
+  if (policy.maxLatencyMs === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(0, policy.maxLatencyMs - (deps.now() - deps.startedAt));
 }

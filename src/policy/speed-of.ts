@@ -1,0 +1,16 @@
+import type { CatalogModel } from './catalog';
+import type { HealthView, Speed } from './plan-types';
+
+/** The model's speed: observed health when there are enough observations, else the catalog's. */
+export function speedOf(entry: CatalogModel, health: HealthView): Speed {
+  const observed = health.observedSpeed(entry.provider, entry.model);
+  if (observed) {
+    return {
+      ttftMsP50: observed.ttftMsP50,
+      ttftMsP90: observed.ttftMsP90,
+      outputTokensPerSec: observed.outputTokensPerSec ?? entry.latency.outputTokensPerSec,
+      source: 'observed',
+    };
+  }
+  return { ...entry.latency, source: 'catalog' };
+}
