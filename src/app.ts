@@ -7,6 +7,7 @@ import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
 import { adminKeyRoutes } from './routes/admin-keys';
 import { healthRoutes } from './routes/health';
+import { modelRoutes } from './routes/models';
 import { reasonRoutes } from './routes/reason';
 
 const defaultMaxBodyBytes = 1024 * 1024;
@@ -40,9 +41,11 @@ export const app = new Hono<AppEnv>()
   })
   .route('/', healthRoutes)
   .route('/v1', reasonRoutes)
+  .route('/v1', modelRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .all('/health', methodNotAllowed('GET'))
   .all('/v1/reason', methodNotAllowed('POST'))
+  .all('/v1/models', methodNotAllowed('GET'))
   .all('/v1/admin/keys', methodNotAllowed('POST'))
   .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'));
 

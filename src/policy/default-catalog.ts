@@ -136,7 +136,7 @@ const real: CatalogModel[] = [
     maxOutputTokens: 2048,
     capabilities: { tools: false, json: 'none', reasoning: false, base64Data: false },
     maxPrivacy: 'internal',
-    source: `$0.045/$0.384 (4,119/34,868 neurons): the same Cloudflare pricing page, ${read}. Context and output limits NOT confirmed: 8,000/2,048 are deliberately low placeholders. Region "global".`,
+    source: `$0.045/$0.384 (4,119/34,868 neurons): https://github.com/cloudflare/cloudflare-docs/blob/production/src/content/docs/workers-ai/platform/pricing.mdx, ${read}. Context and output limits NOT confirmed: 8,000/2,048 are deliberately low placeholders. Region "global".`,
   },
 ];
 
