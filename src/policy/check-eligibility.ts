@@ -20,10 +20,7 @@ export type Eligibility = { ok: true; region: string } | { ok: false; exclusion:
  */
 export function checkEligibility(entry: CatalogModel, input: EligibilityInput): Eligibility {
   const { policy, needs } = input;
-  const no = (reason: ExclusionReason, detail: string): Eligibility => ({
-    ok: false,
-    exclusion: { provider: entry.provider, model: entry.model, reason, detail },
-  });
+  const no = (reason: ExclusionReason, detail: string) => exclude(entry, reason, detail);
   if (!input.configured) return no('not_configured', input.notConfiguredDetail);
   const pinned = policy.pinned;
   if (
@@ -36,7 +33,7 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
       `not the pinned model ${pinned.provider}/${pinned.model}, and allowFallback is false`,
     );
   }
-  const region = policy.regions ? entry.regions.find((r) => policy.regions?.includes(r)) : entry.regions[0];
+  const region = policy.regions ? firstShared(entry.regions, policy.regions) : entry.regions[0];
   if (region === undefined) return no('region', `serves ${entry.regions.join(', ')} only`);
   if (privacyLevels.indexOf(needs.privacy) > privacyLevels.indexOf(entry.maxPrivacy)) {
     return no('privacy', `allowed up to ${entry.maxPrivacy}, the context is ${needs.privacy}`);
@@ -52,4 +49,13 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
   }
   if (input.circuit === 'open') return no('circuit_open', 'its circuit is open after repeated failures');
   return { ok: true, region };
+}
+
+function exclude(entry: CatalogModel, reason: ExclusionReason, detail: string): Eligibility {
+  return { ok: false, exclusion: { provider: entry.provider, model: entry.model, reason, detail } };
+}
+
+function firstShared(served: string[], allowed: string[]): string | undefined {
+  for (const region of served) if (allowed.includes(region)) return region;
+  return undefined;
 }

@@ -1,6 +1,8 @@
 import type { CatalogModel } from './catalog';
 import type { HealthView, Speed } from './plan-types';
 
+const catalogSpeeds = new WeakMap<CatalogModel, Speed>();
+
 /** The model's speed: observed health when there are enough observations, else the catalog's. */
 export function speedOf(entry: CatalogModel, health: HealthView): Speed {
   const observed = health.observedSpeed(entry.provider, entry.model);
@@ -12,5 +14,10 @@ export function speedOf(entry: CatalogModel, health: HealthView): Speed {
       source: 'observed',
     };
   }
-  return { ...entry.latency, source: 'catalog' };
+  let speed = catalogSpeeds.get(entry);
+  if (!speed) {
+    speed = { ...entry.latency, source: 'catalog' };
+    catalogSpeeds.set(entry, speed);
+  }
+  return speed;
 }
