@@ -10,6 +10,7 @@ import { adminKeyRoutes } from './routes/admin-keys';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { modelRoutes } from './routes/models';
 import { reasonRoutes } from './routes/reason';
 import { usageRoutes } from './routes/usage';
 
@@ -46,12 +47,14 @@ export const app = new Hono<AppEnv>()
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
   .route('/v1', usageRoutes)
+  .route('/v1', modelRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
   .all('/health', methodNotAllowed('GET'))
   .all('/v1/reason', methodNotAllowed('POST'))
   .all('/v1/usage', methodNotAllowed('GET'))
+  .all('/v1/models', methodNotAllowed('GET'))
   .all('/v1/admin/keys', methodNotAllowed('POST'))
   .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
   .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))

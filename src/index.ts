@@ -1,7 +1,13 @@
-import { DurableObject } from 'cloudflare:workers';
+import { DurableObject, env } from 'cloudflare:workers';
 import { app } from './app';
+import { parseCatalog } from './policy/load-catalog';
+
+// Fail loudly at startup: a broken VALVE_CATALOG stops `wrangler dev` and `wrangler deploy` with the
+// path of each bad field, instead of failing requests one by one later.
+if (env.VALVE_CATALOG?.trim()) parseCatalog(env.VALVE_CATALOG);
 
 export { AuditTrail } from './audit/audit-trail';
+export { ModelHealth } from './health/model-health';
 export { RateLimiter } from './limits/rate-limiter';
 export { TenantBudget } from './limits/tenant-budget';
 
@@ -10,4 +16,3 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 export class ReceiptLog extends DurableObject<Env> {}
-export class ModelHealth extends DurableObject<Env> {}

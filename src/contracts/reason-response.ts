@@ -49,30 +49,52 @@ export const usageSchema = z.strictObject({
 });
 export type ReasonUsage = z.infer<typeof usageSchema>;
 
+export const decisionAttemptSchema = z.strictObject({
+  provider: z.string(),
+  model: z.string(),
+  outcome: z.enum(['ok', 'error', 'skipped']),
+  errorKind: z.string().optional(),
+  latencyMs: z.number().min(0),
+  /** What the attempt counts against maxCostUsd: billed usage, or the worst case when unknown. */
+  costUsd: z.number().min(0),
+  usage: usageSchema.optional(),
+  /** 0 for the first call to a model, 1… for its retries. */
+  retry: z.number().int().min(0).optional(),
+  /** The `max_tokens` the attempt was given. */
+  maxTokens: z.number().int().min(0).optional(),
+  /** Why a planned attempt was skipped (an exclusion reason), when outcome is `skipped`. */
+  reason: z.string().optional(),
+  /** What happened next and why: the retry decision or the skip. */
+  detail: z.string().optional(),
+});
+export type DecisionAttempt = z.infer<typeof decisionAttemptSchema>;
+
 export const decisionSchema = z.strictObject({
   prefer: z.enum(['quality', 'cost', 'speed']),
+  /** The caller's limits as applied, and what the attempts spent of them. */
+  budget: z
+    .strictObject({
+      maxCostUsd: z.number().min(0).optional(),
+      maxLatencyMs: z.number().min(0).optional(),
+      maxOutputTokens: z.number().int().min(0).optional(),
+      spentUsd: z.number().min(0),
+    })
+    .optional(),
   plan: z.array(
     z.strictObject({
       provider: z.string(),
       model: z.string(),
       estCostUsd: z.number().min(0),
       estLatencyMs: z.number().min(0),
+      worstCaseUsd: z.number().min(0).optional(),
+      maxTokens: z.number().int().min(0).optional(),
+      speedSource: z.enum(['catalog', 'observed']).optional(),
     }),
   ),
   excluded: z.array(
     z.strictObject({ provider: z.string(), model: z.string(), reason: z.string(), detail: z.string() }),
   ),
-  attempts: z.array(
-    z.strictObject({
-      provider: z.string(),
-      model: z.string(),
-      outcome: z.enum(['ok', 'error', 'skipped']),
-      errorKind: z.string().optional(),
-      latencyMs: z.number().min(0),
-      costUsd: z.number().min(0),
-      usage: usageSchema.optional(),
-    }),
-  ),
+  attempts: z.array(decisionAttemptSchema),
 });
 export type Decision = z.infer<typeof decisionSchema>;
 

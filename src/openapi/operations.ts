@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { discoverySchema } from '../contracts/discovery';
 import { errorBodySchema } from '../contracts/error-body';
 import {
   auditPageSchema,
@@ -14,6 +15,9 @@ import {
 } from '../contracts/operator-bodies';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import { reasonResponseSchema } from '../contracts/reason-response';
+import { buildDiscovery } from '../policy/build-discovery';
+import { configuredProviders } from '../policy/configured-providers';
+import { defaultCatalog } from '../policy/default-catalog';
 
 /** Who may call an operation: anyone, an API key with a scope, or the admin token. */
 export type Security = { kind: 'public' } | { kind: 'key'; scope?: string } | { kind: 'admin' };
@@ -88,6 +92,24 @@ export const operations: Operation[] = [
         },
         warnings: [],
       },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/models',
+    summary:
+      'Discovery: the catalog with capabilities as support levels, regions, prices, configuration and live health.',
+    security: { kind: 'key' },
+    status: 200,
+    response: discoverySchema,
+    example: {
+      // The real document of the default catalog on a fresh deployment (no keys, no health yet).
+      response: buildDiscovery({
+        catalog: defaultCatalog,
+        notConfigured: configuredProviders(defaultCatalog, () => undefined),
+        health: undefined,
+        version: '0.1.0',
+      }),
     },
   },
   {

@@ -16,6 +16,13 @@ export const catalogProviderSchema = z.strictObject({
     .string()
     .regex(/^[A-Z][A-Z0-9_]*$/)
     .optional(),
+  /** The Worker binding this provider needs (Workers AI: `AI`); a provider whose binding is absent is `not_configured`. */
+  binding: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]*$/)
+    .optional(),
+  /** A stand-in used only while no other provider of the catalog is configured (the embedded simulator). */
+  demo: z.boolean().optional(),
 });
 export type CatalogProvider = z.infer<typeof catalogProviderSchema>;
 
@@ -25,8 +32,12 @@ export const simulateSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   /** Delay between streamed deltas. */
   interChunkMs: z.number().int().min(0).max(60_000).optional(),
-  /** Fail every call with this ModelError kind. */
+  /** Fail calls with this ModelError kind (every call, unless `failTimes` is set). */
   failWith: z.enum(modelErrorKinds).optional(),
+  /** Fail only the first N calls this isolate makes to the model, then answer (a transient fault). */
+  failTimes: z.number().int().min(1).max(1000).optional(),
+  /** The `retry_after_ms` a scripted failure carries, as a provider's Retry-After would. */
+  retryAfterMs: z.number().int().min(0).max(600_000).optional(),
   /** Never answer (until the caller's deadline aborts the call). */
   hang: z.boolean().optional(),
 });

@@ -6,8 +6,8 @@ export function costOf(usage: Usage, entry: CatalogModel): number {
   const price = entry.priceUsdPerMTok;
   const cached = Math.min(usage.cache_read_tokens ?? 0, usage.input_tokens);
   const fresh = usage.input_tokens - cached;
-  const outputTokens = usage.output_tokens + 0;
   return (
-    (fresh * price.input + cached * (price.cacheRead ?? price.input) + outputTokens * price.output) / 1e6
+    (fresh * price.input + cached * (price.cacheRead ?? price.input) + usage.output_tokens * price.output) /
+    1e6
   );
 }

@@ -2,32 +2,61 @@ import { ApiError } from '../errors';
 import { type Catalog, catalogSchema } from './catalog';
 import { defaultCatalog } from './default-catalog';
 
+/** A catalog that does not validate, with the path of each bad field. */
+export class CatalogError extends Error {
+  readonly issues: { path: string; message: string }[];
+
+  constructor(message: string, issues: { path: string; message: string }[]) {
+    super(
+      `${message}\n${issues.map((issue) => `  at ${issue.path || '(root)'}: ${issue.message}`).join('\n')}`,
+    );
+    this.name = 'CatalogError';
+    this.issues = issues;
+  }
+}
+
+/** Parses and validates catalog JSON; throws CatalogError naming every bad field. */
+export function parseCatalog(text: string): Catalog {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CatalogError('VALVE_CATALOG is not valid JSON.', [{ path: '', message: String(error) }]);
+  }
+  const result = catalogSchema.safeParse(parsed);
+  if (!result.success) {
+    throw new CatalogError(
+      'VALVE_CATALOG does not match the catalog schema (schemas/catalog.schema.json).',
+      result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  }
+  return result.data;
+}
+
 let cached: { raw: string; catalog: Catalog } | undefined;
 
 /**
- * The catalog in force: `VALVE_CATALOG` (JSON) when set, else the embedded default. Parsed once per
- * isolate; a broken catalog fails every request loudly with the path of each bad field.
+ * The catalog in force: `VALVE_CATALOG` (JSON) when set, else the embedded default. The Worker checks
+ * it at startup (src/index.ts), so a broken catalog stops `wrangler dev` and `wrangler deploy` with the
+ * path of each bad field; here it is parsed once per isolate, and a broken one fails every request.
  */
 export function loadCatalog(raw: string | undefined): Catalog {
   const text = raw?.trim() ?? '';
   if (text === '') return defaultCatalog;
   if (cached?.raw === text) return cached.catalog;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError('internal.error', 'VALVE_CATALOG is not valid JSON.');
+    const catalog = parseCatalog(text);
+    cached = { raw: text, catalog };
+    return catalog;
+  } catch (error) {
+    if (!(error instanceof CatalogError)) throw error;
+    throw new ApiError(
+      'internal.error',
+      'The model catalog is broken; the operator must fix VALVE_CATALOG.',
+      {
+        cause: error,
+        details: { issues: error.issues },
+      },
+    );
   }
-  const result = catalogSchema.safeParse(parsed);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({
-      path: issue.path.join('.'),
-      message: issue.message,
-    }));
-    throw new ApiError('internal.error', 'VALVE_CATALOG does not match the catalog schema.', {
-      details: { issues },
-    });
-  }
-  cached = { raw: text, catalog: result.data };
-  return result.data;
 }

@@ -1,141 +1,79 @@
-import type { ModelPolicy, PrivacyLevel } from '../contracts/reason-request';
-import { privacyLevels } from '../contracts/reason-request';
-import type { Catalog, CatalogModel, CatalogProvider } from './catalog';
-
-export type Prefer = 'quality' | 'cost' | 'speed';
-
-export type ExclusionReason =
-  | 'pinned'
-  | 'region'
-  | 'privacy'
-  | 'capability'
-  | 'context_window'
-  | 'cost'
-  | 'latency'
-  | 'circuit_open'
-  | 'not_configured';
-
-export interface Exclusion {
-  provider: string;
-  model: string;
-  reason: ExclusionReason;
-  detail: string;
-}
-
-export interface PlannedAttempt {
-  provider: string;
-  model: string;
-  region: string;
-  estCostUsd: number;
-  estLatencyMs: number;
-  maxTokens: number;
-  entry: CatalogModel;
-  providerConfig: CatalogProvider;
-}
-
-export interface Plan {
-  prefer: Prefer;
-  attempts: PlannedAttempt[];
-  excluded: Exclusion[];
-}
-
-/** What the request needs of a model, derived once before planning. */
-export interface Needs {
-  tools: boolean;
-  json: boolean;
-  privacy: PrivacyLevel;
-  inputTokens: number;
-  outputTokens: number;
-}
+import type { ModelPolicy } from '../contracts/reason-request';
+import { attemptLimits } from './attempt-limits';
+import type { Catalog, CatalogProvider } from './catalog';
+import { checkEligibility } from './check-eligibility';
+import type { Exclusion, HealthView, Left, Needs, Plan, PlannedAttempt } from './plan-types';
+import { noHealth } from './plan-types';
+import { rankAttempts } from './rank-attempts';
+import { speedOf } from './speed-of';
 
 export interface PlanInput {
   policy: ModelPolicy;
   needs: Needs;
   catalog: Catalog;
-  isConfigured: (provider: CatalogProvider) => boolean;
+  /** Why a provider cannot be used here, or undefined when it can (see configuredProviders). */
+  notConfigured: (provider: CatalogProvider) => string | undefined;
+  health?: HealthView;
+  /** What is left of the budget when planning; the whole of it at the start of a request. */
+  left: Left;
 }
 
-const defaultOutputTokens = 1024;
-
-function rankOf(level: PrivacyLevel): number {
-  return privacyLevels.indexOf(level);
-}
-
-function estimate(entry: CatalogModel, needs: Needs) {
-  const outputTokens = Math.min(needs.outputTokens, entry.maxOutputTokens);
-  const estCostUsd =
-    (needs.inputTokens * entry.priceUsdPerMTok.input + outputTokens * entry.priceUsdPerMTok.output) / 1e6;
-  const estLatencyMs = entry.latency.ttftMsP50 + (outputTokens / entry.latency.outputTokensPerSec) * 1000;
-  return { outputTokens, estCostUsd, estLatencyMs };
-}
-
-/** Turns the caller's policy into an ordered plan of attempts and the reason for every exclusion. Pure. */
+/**
+ * Turns the caller's policy into an ordered plan of attempts, each with its own limits inside the one
+ * budget, and the reason for every model left out. Pure: the catalog, configuration and a health
+ * snapshot in; the plan and its trace out.
+ */
 export function planRequest(input: PlanInput): Plan {
-  const { policy, needs, catalog } = input;
+  const { policy, needs, catalog, left } = input;
+  const health = input.health ?? noHealth;
   const prefer = policy.prefer ?? 'quality';
   const providers = new Map(catalog.providers.map((provider) => [provider.id, provider]));
-  const attempts: PlannedAttempt[] = [];
+  const eligible: PlannedAttempt[] = [];
   const excluded: Exclusion[] = [];
 
   for (const entry of catalog.models) {
-    const exclude = (reason: ExclusionReason, detail: string) =>
-      excluded.push({ provider: entry.provider, model: entry.model, reason, detail });
-    const providerConfig = providers.get(entry.provider);
-    const isPinned = policy.pinned?.provider === entry.provider && policy.pinned.model === entry.model;
-    if (!providerConfig || !input.isConfigured(providerConfig)) {
-      exclude('not_configured', `provider ${entry.provider} has no key configured`);
+    const providerConfig = providers.get(entry.provider) as CatalogProvider;
+    const notConfiguredDetail = input.notConfigured(providerConfig);
+    const providerCircuit = health.circuit(entry.provider, '*');
+    const modelCircuit = health.circuit(entry.provider, entry.model);
+    const circuit = providerCircuit === 'open' || modelCircuit === 'open' ? 'open' : modelCircuit;
+    const eligibility = checkEligibility(entry, {
+      policy,
+      needs,
+      configured: notConfiguredDetail === undefined,
+      notConfiguredDetail: notConfiguredDetail ?? '',
+      circuit,
+    });
+    if (!eligibility.ok) {
+      excluded.push(eligibility.exclusion);
       continue;
     }
-    if (policy.pinned && policy.allowFallback === false && !isPinned) {
-      exclude('pinned', `not the pinned model and allowFallback is false`);
+    const speed = speedOf(entry, health);
+    const limits = attemptLimits(entry, needs, left, speed);
+    if (!limits.ok) {
+      excluded.push({
+        provider: entry.provider,
+        model: entry.model,
+        reason: limits.reason,
+        detail: limits.detail,
+      });
       continue;
     }
-    const region = policy.regions ? entry.regions.find((r) => policy.regions?.includes(r)) : entry.regions[0];
-    if (region === undefined) {
-      exclude('region', `serves ${entry.regions.join(', ')} only`);
-      continue;
-    }
-    if (rankOf(needs.privacy) > rankOf(entry.maxPrivacy)) {
-      exclude('privacy', `allowed up to ${entry.maxPrivacy}, the context is ${needs.privacy}`);
-      continue;
-    }
-    if (needs.tools && !entry.capabilities.tools) {
-      exclude('capability', 'does not support tools');
-      continue;
-    }
-    if (needs.json && entry.capabilities.json === 'none') {
-      exclude('capability', 'does not support JSON output');
-      continue;
-    }
-    const { outputTokens, estCostUsd, estLatencyMs } = estimate(entry, needs);
-    if (needs.inputTokens + outputTokens > entry.contextTokens) {
-      exclude('context_window', `about ${needs.inputTokens} input tokens do not fit ${entry.contextTokens}`);
-      continue;
-    }
-    attempts.push({
+    eligible.push({
       provider: entry.provider,
       model: entry.model,
-      region,
-      estCostUsd,
-      estLatencyMs,
-      maxTokens: outputTokens,
+      region: eligibility.region,
+      estCostUsd: limits.estCostUsd,
+      estLatencyMs: limits.estLatencyMs,
+      maxTokens: limits.maxTokens,
+      worstCaseUsd: limits.worstCaseUsd,
+      speed,
+      probe: circuit === 'half_open' || providerCircuit === 'half_open',
       entry,
       providerConfig,
     });
   }
 
-  const compare: Record<Prefer, (a: PlannedAttempt, b: PlannedAttempt) => number> = {
-    quality: (a, b) => b.entry.quality - a.entry.quality || a.estCostUsd - b.estCostUsd,
-    cost: (a, b) => a.estCostUsd - b.estCostUsd || b.entry.quality - a.entry.quality,
-    speed: (a, b) => a.estLatencyMs - b.estLatencyMs || b.entry.quality - a.entry.quality,
-  };
-  attempts.sort(compare[prefer]);
-  const pinnedIndex = attempts.findIndex(
-    (a) => a.provider === policy.pinned?.provider && a.model === policy.pinned.model,
-  );
-  if (pinnedIndex > 0) attempts.unshift(...attempts.splice(pinnedIndex, 1));
-  const planned = policy.allowFallback === false ? attempts.slice(0, 1) : attempts;
-  return { prefer, attempts: planned, excluded };
+  const attempts = rankAttempts(eligible, prefer, policy.pinned, policy.allowFallback !== false);
+  return { prefer, needs, attempts, excluded };
 }
-
-export { defaultOutputTokens };

@@ -1,51 +1,45 @@
-import type { Decision } from '../contracts/reason-response';
-import { ApiError } from '../errors';
+import type { Budget } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
-import type { Plan, PlannedAttempt } from '../policy/plan-request';
-import { readModelError } from '../providers/model-error';
+import type { Plan } from '../policy/plan-types';
+import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import type { ModelRequest, ModelResponse } from '../providers/types';
+import { type AttemptsOutcome, type LoopDeps, runAttempts } from './run-attempts';
 
-export interface AttemptDeps {
+export interface CallDeps extends LoopDeps {
   secret: (name: string) => string | undefined;
   fetch: typeof fetch;
-  now: () => number;
-  /** When the request arrived; maxLatencyMs counts from here. */
-  startedAt: number;
-  maxLatencyMs?: number;
-  maxCostUsd?: number;
 }
 
-export interface AttemptsResult {
-  response: ModelResponse;
-  attempt: PlannedAttempt;
-  attempts: Decision['attempts'];
-  costUsd: number;
-}
-
-/** Calls the planned models in order, failing over on errors, within one budget of cost and time. */
-export async function callAttempts(
+/**
+ * Calls the planned models for a JSON (non-streaming) answer: the attempt loop of run-attempts.ts
+ * with an adapter's `generate` as the attempt. Streaming reuses the same loop with its own attempt.
+ */
+export function callAttempts(
   plan: Plan,
+  budget: Budget,
   request: ModelRequest,
-  deps: AttemptDeps,
-): Promise<AttemptsResult> {
-  const attempts: Decision['attempts'] = [];
-  let spent = 0;
-  let lastError: ApiError | undefined;
-  for (const attempt of plan.attempts) {
-    const adapter = adapterFor(attempt.providerConfig.kind);
-    if (!adapter) continue;
-    const left =
-      deps.maxLatencyMs === undefined ? 600_000 : deps.maxLatencyMs - (deps.now() - deps.startedAt);
-    if (left <= 0) break;
-    if (deps.maxCostUsd !== undefined && spent + attempt.estCostUsd > deps.maxCostUsd) continue;
-    const began = deps.now();
-    try {
+  deps: CallDeps,
+): Promise<AttemptsOutcome<ModelResponse>> {
+  return runAttempts(
+    plan,
+    budget,
+    async ({ attempt, maxTokens, signal }) => {
+      const adapter = adapterFor(attempt.providerConfig.kind);
+      if (!adapter) {
+        throw modelFailure({
+          kind: 'not_found',
+          message: `No adapter for provider kind ${attempt.providerConfig.kind} is installed.`,
+          provider: attempt.provider,
+          model: attempt.model,
+          dispatch: 'not_sent',
+        });
+      }
       const response = await adapter.generate(
-        { ...request, settings: { ...request.settings, max_tokens: attempt.maxTokens } },
+        { ...request, settings: { ...request.settings, max_tokens: maxTokens } },
         {
           model: attempt.model,
-          signal: AbortSignal.timeout(left),
+          signal,
           fetch: deps.fetch,
           apiKey: attempt.providerConfig.apiKeyEnv
             ? deps.secret(attempt.providerConfig.apiKeyEnv)
@@ -54,37 +48,8 @@ export async function callAttempts(
           config: attempt.entry.simulate,
         },
       );
-      const costUsd = costOf(response.usage, attempt.entry);
-      spent += costUsd;
-      attempts.push({
-        provider: attempt.provider,
-        model: attempt.model,
-        outcome: 'ok',
-        latencyMs: deps.now() - began,
-        costUsd,
-      });
-      return { response, attempt, attempts, costUsd: spent };
-    } catch (error) {
-      const modelError = readModelError(error);
-      if (!modelError) throw error;
-      lastError = error as ApiError;
-      attempts.push({
-        provider: attempt.provider,
-        model: attempt.model,
-        outcome: 'error',
-        errorKind: modelError.kind,
-        latencyMs: deps.now() - began,
-        costUsd: 0,
-      });
-    }
-  }
-  const details = { ...(lastError?.details ?? {}), attempts };
-  if (lastError) throw new ApiError(lastError.code, lastError.message, { details });
-  throw new ApiError(
-    'policy.budget_exhausted',
-    'The request’s budget was used up before any model answered.',
-    {
-      details,
+      return { value: response, usage: response.usage, costUsd: costOf(response.usage, attempt.entry) };
     },
+    deps,
   );
 }

@@ -1,8 +1,11 @@
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
 import { estimateTokens } from '../policy/estimate-tokens';
-import { defaultOutputTokens, type Needs } from '../policy/plan-request';
+import type { Needs } from '../policy/plan-types';
 import type { Message } from '../providers/types';
+
+/** Chat formats wrap each message in role markers; a generous allowance per message. */
+const messageOverheadTokens = 8;
 
 /** What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts. */
 export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs {
@@ -12,6 +15,7 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs 
   }
   let inputTokens = 0;
   for (const message of messages) {
+    inputTokens += messageOverheadTokens;
     for (const block of message.content) {
       inputTokens += estimateTokens(block.type === 'text' ? block.text : JSON.stringify(block));
     }
@@ -23,6 +27,6 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs 
     json: request.output?.format === 'json',
     privacy,
     inputTokens,
-    outputTokens: request.modelPolicy?.maxOutputTokens ?? defaultOutputTokens,
+    maxOutputTokens: request.modelPolicy?.maxOutputTokens,
   };
 }

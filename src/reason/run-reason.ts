@@ -1,11 +1,15 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
-import type { Catalog } from '../policy/catalog';
+import type { Observation } from '../health/health-types';
+import { createBudget } from '../policy/budget';
+import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
+import type { HealthView, PlannedAttempt } from '../policy/plan-types';
 import { renderPrompt } from '../prompt/render-prompt';
 import { buildOutput } from './build-output';
 import { callAttempts } from './call-attempts';
+import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
 
 /** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
@@ -15,14 +19,23 @@ export interface Admission {
 }
 
 export interface ReasonDeps {
-  /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's budget, or throws. */
-  admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   catalog: Catalog;
+  /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
+  admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
+  /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
+  notConfigured: (provider: CatalogProvider) => string | undefined;
   secret: (name: string) => string | undefined;
   fetch: typeof fetch;
   now: () => number;
   startedAt: number;
   randomHex: (bytes: number) => string;
+  /** Shared model health, as of the per-isolate cache (health/). */
+  health?: HealthView;
+  claimProbe?: (attempt: PlannedAttempt) => Promise<boolean>;
+  /** Attempt outcomes, recorded to shared health off the response path. */
+  observe?: (observation: Observation) => void;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  random: () => number;
 }
 
 /** The request pipeline: render → plan → call, retry, fail over → check → response. */
@@ -31,19 +44,21 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
   const prompt = renderPrompt(request, { nonce: deps.randomHex(16), canary: deps.randomHex(8) });
   const needs = deriveNeeds(request, prompt.messages);
   const policy = request.modelPolicy ?? {};
+  const budget = createBudget(policy, deps.startedAt);
   const plan = planRequest({
     policy,
     needs,
     catalog: deps.catalog,
-    isConfigured: (provider) =>
-      provider.kind === 'sim' || provider.apiKeyEnv === undefined || Boolean(deps.secret(provider.apiKeyEnv)),
+    notConfigured: deps.notConfigured,
+    health: deps.health,
+    left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
   });
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
       'No model in the catalog satisfies this request’s policy.',
       {
-        details: { excluded: plan.excluded },
+        details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
       },
     );
   }
@@ -57,18 +72,22 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       destructive: tool.annotations.destructive,
     },
   }));
-  const worstCaseUsd = plan.attempts.reduce((sum, a) => sum + a.estCostUsd, 0);
-  const cheapestUsd = Math.min(...plan.attempts.map((a) => a.estCostUsd));
+  // The tenant's reservation caps the request's own budget, so the loop can never spend past it.
   const admission = deps.admit
-    ? await deps.admit(Math.min(policy.maxCostUsd ?? worstCaseUsd, worstCaseUsd), cheapestUsd)
+    ? await deps.admit(
+        Math.min(
+          policy.maxCostUsd ?? Number.POSITIVE_INFINITY,
+          sumOf(plan.attempts.map((a) => a.worstCaseUsd)),
+        ),
+        Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
+      )
     : undefined;
-  const maxCostUsd = admission
-    ? Math.min(policy.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd)
-    : policy.maxCostUsd;
+  if (admission) budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
   let result: Awaited<ReturnType<typeof callAttempts>>;
   try {
     result = await callAttempts(
       plan,
+      budget,
       {
         messages: prompt.messages,
         tools,
@@ -78,24 +97,25 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
         secret: deps.secret,
         fetch: deps.fetch,
         now: deps.now,
-        startedAt: deps.startedAt,
-        maxLatencyMs: policy.maxLatencyMs,
-        maxCostUsd,
+        sleep: deps.sleep,
+        random: deps.random,
+        claimProbe: deps.claimProbe,
+        observe: deps.observe,
       },
     );
-  } catch (error) {
-    await admission?.settle(spentBy(error));
-    throw error;
+  } finally {
+    // What the attempts were billed (the loop records failures at their billed or worst-case cost).
+    await admission?.settle(budget.spentUsd);
   }
-  await admission?.settle(result.costUsd);
-  const { output, toolCalls } = buildOutput(request, result.response, prompt.tainted);
-  const usage = result.response.usage;
+  const response = result.value;
+  const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
+  const usage = response.usage;
   return {
     receiptId,
     task: request.task,
     output,
     toolCalls,
-    finishReason: result.response.finish_reason,
+    finishReason: response.finish_reason,
     model: { provider: result.attempt.provider, model: result.attempt.model, region: result.attempt.region },
     usage: {
       inputTokens: usage.input_tokens,
@@ -103,29 +123,18 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       reasoningTokens: usage.reasoning_tokens ?? 0,
       cacheReadTokens: usage.cache_read_tokens ?? 0,
     },
-    costUsd: result.costUsd,
+    costUsd: budget.spentUsd,
     latencyMs: Math.max(0, Math.round(deps.now() - deps.startedAt)),
-    decision: {
-      prefer: plan.prefer,
-      plan: plan.attempts.map((a) => ({
-        provider: a.provider,
-        model: a.model,
-        estCostUsd: a.estCostUsd,
-        estLatencyMs: a.estLatencyMs,
-      })),
-      excluded: plan.excluded,
-      attempts: result.attempts,
-    },
-    warnings: [...prompt.warnings, ...(result.response.warnings ?? [])],
+    decision: decisionOf(plan, result.attempts, budget),
+    warnings: [...prompt.warnings, ...(response.warnings ?? [])],
   };
 }
 
-/** What the attempts of a failed request were billed, from the trace its error carries. */
-function spentBy(error: unknown): number {
-  const attempts = error instanceof ApiError ? error.details?.attempts : undefined;
-  if (!Array.isArray(attempts)) return 0;
-  return attempts.reduce(
-    (sum: number, a: { costUsd?: unknown }) => sum + (typeof a.costUsd === 'number' ? a.costUsd : 0),
-    0,
-  );
+function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {
+  if (policy.maxLatencyMs === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(0, policy.maxLatencyMs - (deps.now() - deps.startedAt));
+}
+
+function sumOf(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0);
 }

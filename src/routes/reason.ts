@@ -2,14 +2,20 @@ import { Hono } from 'hono';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { readHealth, viewOrNone } from '../health/health-client';
+import { healthStubOf } from '../health/health-stub';
+import type { Observation } from '../health/health-types';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
+import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
+import { abortableSleep } from '../providers/abortable-sleep';
 import { randomHex } from '../random-token';
-import { runReason } from '../reason/run-reason';
+import { type Admission, runReason } from '../reason/run-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
-import { insertUsageRecord, type UsageRecord } from '../storage/usage-records';
+import { insertUsageRecord } from '../storage/usage-records';
+import { runInBackground } from './run-in-background';
 
 export const reasonRoutes = new Hono<AppEnv>().post(
   '/reason',
@@ -22,52 +28,62 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     const arrivedAt = Date.now();
     const caller = c.var.caller;
     const env = c.env as unknown as Record<string, unknown>;
-    // Usage is written after the answer, off the response path.
-    const record = (usage: UsageRecord) =>
-      c.executionCtx.waitUntil(
-        insertUsageRecord(c.env.DB, usage).catch((error: unknown) =>
-          console.error(
-            JSON.stringify({
-              level: 'error',
-              requestId: c.var.requestId,
-              what: 'usage record',
-              error: String(error),
-            }),
-          ),
-        ),
-      );
+    const catalog = loadCatalog(c.env.VALVE_CATALOG);
+    const health = healthStubOf(c.env);
+    const observations: Observation[] = [];
+    const admit = async (wantedUsd: number, minimumUsd: number): Promise<Admission> => {
+      const budget = c.env.TENANT_BUDGET.getByName(caller.tenant);
+      const reservation = await budget.reserve(wantedUsd, minimumUsd);
+      if (!reservation.ok) {
+        throw new ApiError('limit.budget_exhausted', 'The tenant’s monthly spend cap is reached.', {
+          details: {
+            capUsd: reservation.capUsd,
+            spentUsd: reservation.spentUsd,
+            reservedUsd: reservation.reservedUsd,
+          },
+        });
+      }
+      return {
+        budgetUsd: reservation.amountUsd,
+        settle: (actualUsd) => budget.settle(reservation.id, actualUsd),
+      };
+    };
     try {
       const response = await runReason(c.req.valid('json'), {
-        catalog: loadCatalog(c.env.VALVE_CATALOG),
+        catalog,
+        notConfigured: configuredProviders(catalog, (name) => env[name]),
         secret: (name) =>
           typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined,
         fetch: (input, init) => fetch(input, init),
         now: () => performance.now(),
         startedAt,
         randomHex,
-        admit: async (wantedUsd, minimumUsd) => {
-          const budget = c.env.TENANT_BUDGET.getByName(caller.tenant);
-          const reservation = await budget.reserve(wantedUsd, minimumUsd);
-          if (!reservation.ok) {
-            throw new ApiError('limit.budget_exhausted', 'The tenant’s monthly spend cap is reached.', {
-              details: {
-                capUsd: reservation.capUsd,
-                spentUsd: reservation.spentUsd,
-                reservedUsd: reservation.reservedUsd,
-              },
-            });
+        admit,
+        health: viewOrNone(await readHealth(health, Date.now())),
+        claimProbe: async (attempt) => {
+          try {
+            return await health.claimProbe(attempt.provider, attempt.model);
+          } catch {
+            return false;
           }
-          return {
-            budgetUsd: reservation.amountUsd,
-            settle: (actualUsd) => budget.settle(reservation.id, actualUsd),
-          };
         },
+        observe: (observation) => observations.push(observation),
+        sleep: abortableSleep,
+        random: Math.random,
       });
-      record(usageOfResponse(caller, response, false, arrivedAt));
+      // Usage and health are written after the answer, off the response path.
+      runInBackground(c, () =>
+        insertUsageRecord(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)),
+      );
       return c.json(response);
     } catch (error) {
-      record(usageOfFailure(caller, error, performance.now() - startedAt, false, arrivedAt));
+      const latencyMs = performance.now() - startedAt;
+      runInBackground(c, () =>
+        insertUsageRecord(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
+      );
       throw error;
+    } finally {
+      if (observations.length > 0) runInBackground(c, async () => health.record(observations));
     }
   },
 );

@@ -34,7 +34,7 @@ describe('POST /v1/reason', () => {
     const res = await reason(key, { ...body, modelPolicy: { prefer: 'cost', regions: ['eu'] } });
     const json = reasonResponseSchema.parse(await res.json());
     expect(json.model).toEqual({ provider: 'sim', model: 'fast', region: 'eu' });
-    expect(json.decision.excluded).toEqual([
+    expect(json.decision.excluded.filter((e) => e.provider === 'sim')).toEqual([
       { provider: 'sim', model: 'deep', reason: 'region', detail: 'serves us only' },
     ]);
   });
@@ -82,6 +82,11 @@ describe('POST /v1/reason', () => {
       error: { code: string; details: { excluded: { reason: string }[] } };
     };
     expect(json.error.code).toBe('policy.no_eligible_model');
-    expect(json.error.details.excluded.map((e) => e.reason)).toEqual(['region', 'region', 'region']);
+    expect(json.error.details.excluded.map((e) => e.reason)).toEqual([
+      'region',
+      'region',
+      'region',
+      ...Array(6).fill('not_configured'),
+    ]);
   });
 });

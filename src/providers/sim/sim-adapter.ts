@@ -23,8 +23,13 @@ interface SimScript {
   latencyMs: number;
   interChunkMs: number;
   failWith?: string;
+  failTimes?: number;
+  retryAfterMs?: number;
   hang: boolean;
 }
+
+/** Calls made so far per model in this isolate, for `failTimes` (fail the first N, then answer). */
+const callsByModel = new Map<string, number>();
 
 function readScript(config: Record<string, unknown> | undefined): SimScript {
   const number = (value: unknown) => (typeof value === 'number' && value >= 0 ? value : 0);
@@ -32,6 +37,8 @@ function readScript(config: Record<string, unknown> | undefined): SimScript {
     latencyMs: number(config?.latencyMs),
     interChunkMs: number(config?.interChunkMs),
     failWith: typeof config?.failWith === 'string' ? config.failWith : undefined,
+    failTimes: typeof config?.failTimes === 'number' ? config.failTimes : undefined,
+    retryAfterMs: typeof config?.retryAfterMs === 'number' ? config.retryAfterMs : undefined,
     hang: config?.hang === true,
   };
 }
@@ -103,8 +110,11 @@ async function prepare(options: CallOptions): Promise<SimScript> {
       dispatch: 'sent',
     });
   }
-  if (script.failWith) {
+  const calls = (callsByModel.get(options.model) ?? 0) + 1;
+  callsByModel.set(options.model, calls);
+  if (script.failWith && (script.failTimes === undefined || calls <= script.failTimes)) {
     throw modelFailure({
+      retry_after_ms: script.retryAfterMs,
       kind: script.failWith as 'server',
       message: `The simulated model was scripted to fail with ${script.failWith}.`,
       provider: 'sim',

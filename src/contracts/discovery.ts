@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { messageLevelSchema } from './reason-request';
+
+// GET /v1/models: modelled on seed 001's LucentDiscovery (schema version, protocol version, schema
+// URL, providers with capabilities as support levels), plus what Valve's policy reads: prices,
+// regions, limits, whether the provider is configured, and live health.
+
+export const supportLevelSchema = z.enum(['full', 'partial', 'none']);
+
+const speedSchema = z.strictObject({
+  ttftMsP50: z.number().min(0),
+  ttftMsP90: z.number().min(0),
+  outputTokensPerSec: z.number().min(0).optional(),
+});
+
+export const discoveryModelSchema = z.strictObject({
+  model: z.string(),
+  capabilities: z.strictObject({
+    toolCalling: supportLevelSchema,
+    parallelToolCalls: supportLevelSchema,
+    reasoning: supportLevelSchema,
+    multimodalInput: supportLevelSchema,
+    structuredOutput: supportLevelSchema,
+    inputModalities: z.array(z.enum(['text', 'image'])),
+    outputModalities: z.array(z.enum(['text'])),
+  }),
+  regions: z.array(z.string()),
+  priceUsdPerMTok: z.strictObject({
+    input: z.number().min(0),
+    output: z.number().min(0),
+    cacheRead: z.number().min(0).optional(),
+  }),
+  contextTokens: z.number().int().min(0),
+  maxOutputTokens: z.number().int().min(0),
+  maxPrivacy: messageLevelSchema,
+  quality: z.number().min(0).max(100),
+  simulated: z.boolean(),
+  latency: z.strictObject({ catalog: speedSchema, observed: speedSchema.nullable() }),
+  health: z.strictObject({
+    circuit: z.enum(['closed', 'open', 'half_open']),
+    samples: z.number().int().min(0),
+    errorRate: z.number().min(0).max(1),
+    lastErrorKind: z.string().optional(),
+  }),
+  source: z.string().optional(),
+});
+
+export const discoveryProviderSchema = z.strictObject({
+  provider: z.string(),
+  kind: z.string(),
+  configured: z.boolean(),
+  notConfiguredReason: z.string().optional(),
+  models: z.array(discoveryModelSchema),
+});
+
+export const discoverySchema = z.strictObject({
+  schemaVersion: z.literal('v1'),
+  protocolVersion: z.string(),
+  schemaUrl: z.string(),
+  providers: z.array(discoveryProviderSchema),
+});
+export type Discovery = z.infer<typeof discoverySchema>;

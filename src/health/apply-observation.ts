@@ -1,0 +1,106 @@
+import type { ModelErrorKind } from '../providers/types';
+import type { HealthRecord, HealthSummary, Observation } from './health-types';
+
+/** Weight of the newest observation in the moving estimates. */
+const alpha = 0.2;
+/** Consecutive failures that open a model's circuit. */
+export const failuresToOpen = 3;
+/** How long an open circuit stays shut before one probe is let through. */
+export const cooldownMs = { model: 30_000, provider: 120_000 };
+/** A probe that never reported back frees the slot after this long. */
+export const probeTimeoutMs = 60_000;
+/** Observed latency replaces the catalog's after this many samples. */
+export const minSamplesForEstimates = 5;
+
+/** The request's own fault says nothing about the model's health. */
+const notTheModelsFault = new Set<ModelErrorKind>(['invalid_request', 'context_overflow', 'content_filter']);
+
+export function emptyRecord(now: number): HealthRecord {
+  return { samples: 0, errorRate: 0, consecutiveFailures: 0, updatedAt: now };
+}
+
+/** The record after one observation: moving estimates, error rate, and the circuit's transitions. Pure. */
+export function applyObservation(
+  previous: HealthRecord | undefined,
+  observation: Observation,
+  now: number,
+  scope: 'model' | 'provider' = 'model',
+): HealthRecord {
+  const record: HealthRecord = { ...(previous ?? emptyRecord(now)), updatedAt: now };
+  if (!observation.ok && observation.errorKind && notTheModelsFault.has(observation.errorKind)) return record;
+  if (scope === 'model') {
+    record.errorRate = record.errorRate * (1 - alpha) + (observation.ok ? 0 : alpha);
+    if (observation.ttftMs !== undefined) {
+      record.samples += 1;
+      if (record.ttftMean === undefined || record.ttftVar === undefined) {
+        record.ttftMean = observation.ttftMs;
+        record.ttftVar = 0;
+      } else {
+        const delta = observation.ttftMs - record.ttftMean;
+        record.ttftMean += alpha * delta;
+        record.ttftVar = (1 - alpha) * (record.ttftVar + alpha * delta * delta);
+      }
+    }
+    if (observation.outputTokensPerSec !== undefined) {
+      record.tpsMean =
+        record.tpsMean === undefined
+          ? observation.outputTokensPerSec
+          : record.tpsMean + alpha * (observation.outputTokensPerSec - record.tpsMean);
+    }
+  }
+  if (observation.ok) {
+    record.consecutiveFailures = 0;
+    record.openedAt = undefined;
+    record.probeAt = undefined;
+    return record;
+  }
+  record.consecutiveFailures += 1;
+  record.lastErrorKind = observation.errorKind;
+  const wasProbing = record.probeAt !== undefined;
+  if (scope === 'provider' || wasProbing || record.consecutiveFailures >= failuresToOpen) {
+    record.openedAt = now;
+    record.probeAt = undefined;
+  }
+  return record;
+}
+
+/** Where the circuit stands at `now`. Pure. */
+export function circuitOf(
+  record: HealthRecord,
+  now: number,
+  scope: 'model' | 'provider',
+): Pick<HealthSummary, 'circuit' | 'retryAt'> {
+  if (record.openedAt === undefined) return { circuit: 'closed' };
+  const retryAt = record.openedAt + cooldownMs[scope];
+  if (now < retryAt) return { circuit: 'open', retryAt };
+  if (record.probeAt !== undefined && now - record.probeAt < probeTimeoutMs)
+    return { circuit: 'open', retryAt };
+  return { circuit: 'half_open', retryAt };
+}
+
+/** Hands out the single probe of a half-open circuit; false when the circuit is not half-open. Pure. */
+export function claimProbe(
+  record: HealthRecord | undefined,
+  now: number,
+  scope: 'model' | 'provider',
+): { granted: boolean; record?: HealthRecord } {
+  if (!record || circuitOf(record, now, scope).circuit !== 'half_open') return { granted: false };
+  return { granted: true, record: { ...record, probeAt: now, updatedAt: now } };
+}
+
+/** What a reader sees: the circuit, and latency estimates once there are enough samples. Pure. */
+export function summarize(record: HealthRecord, now: number, scope: 'model' | 'provider'): HealthSummary {
+  const summary: HealthSummary = {
+    ...circuitOf(record, now, scope),
+    samples: record.samples,
+    errorRate: Math.round(record.errorRate * 1000) / 1000,
+    lastErrorKind: record.lastErrorKind,
+  };
+  if (record.samples >= minSamplesForEstimates && record.ttftMean !== undefined) {
+    const spread = Math.sqrt(record.ttftVar ?? 0);
+    summary.ttftMsP50 = Math.round(record.ttftMean);
+    summary.ttftMsP90 = Math.round(record.ttftMean + 1.2816 * spread);
+  }
+  if (record.tpsMean !== undefined) summary.outputTokensPerSec = Math.round(record.tpsMean);
+  return summary;
+}

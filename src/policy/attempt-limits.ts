@@ -1,0 +1,71 @@
+import type { CatalogModel } from './catalog';
+import type { ExclusionReason, Left, Needs, Speed } from './plan-types';
+
+/** Below this many output tokens an answer is not worth starting; the model is excluded as `cost`. */
+export const minUsefulOutputTokens = 16;
+/** The output a request is expected to produce when the caller gives no `maxOutputTokens`. */
+export const defaultWantedOutputTokens = 256;
+
+export type AttemptLimits =
+  | {
+      ok: true;
+      maxTokens: number;
+      worstCaseUsd: number;
+      estCostUsd: number;
+      estLatencyMs: number;
+    }
+  | { ok: false; reason: Extract<ExclusionReason, 'cost' | 'latency'>; detail: string };
+
+function usd(value: number): string {
+  return `$${value.toPrecision(3)}`;
+}
+
+/**
+ * The limits of one attempt inside what is left of the budget. `max_tokens` is the least of the
+ * caller's `maxOutputTokens`, the model's maximum, the room left in its context window, and what the
+ * remaining money can pay for at the model's prices, so the attempt's worst case never exceeds the
+ * money left. A model that cannot produce a useful answer within the money left is excluded (`cost`);
+ * one whose p90 time to first token plus the wanted output cannot fit the time left, `latency`. Pure.
+ */
+export function attemptLimits(entry: CatalogModel, needs: Needs, left: Left, speed: Speed): AttemptLimits {
+  const inputUsd = (needs.inputTokens * entry.priceUsdPerMTok.input) / 1e6;
+  const outputUsdPerToken = entry.priceUsdPerMTok.output / 1e6;
+  const cap = Math.max(
+    0,
+    Math.min(
+      needs.maxOutputTokens ?? Number.POSITIVE_INFINITY,
+      entry.maxOutputTokens,
+      entry.contextTokens - needs.inputTokens,
+    ),
+  );
+  let maxTokens = cap;
+  if (Number.isFinite(left.costUsd) && outputUsdPerToken > 0) {
+    maxTokens = Math.min(cap, Math.floor((left.costUsd - inputUsd) / outputUsdPerToken));
+    // Floating point must never let the worst case creep past the money left.
+    while (maxTokens > 0 && inputUsd + maxTokens * outputUsdPerToken > left.costUsd) maxTokens--;
+  }
+  const floor = Math.min(minUsefulOutputTokens, cap);
+  if (inputUsd > left.costUsd || maxTokens < floor || maxTokens <= 0) {
+    return {
+      ok: false,
+      reason: 'cost',
+      detail: `input alone costs about ${usd(inputUsd)} and ${usd(left.costUsd)} is left: room for ${Math.max(0, maxTokens)} output tokens, under the useful floor of ${floor}`,
+    };
+  }
+  const wanted = Math.min(needs.maxOutputTokens ?? defaultWantedOutputTokens, maxTokens);
+  const generationMs = (wanted / speed.outputTokensPerSec) * 1000;
+  if (speed.ttftMsP90 + generationMs > left.timeMs) {
+    return {
+      ok: false,
+      reason: 'latency',
+      detail: `p90 first token ${Math.round(speed.ttftMsP90)} ms + ${wanted} tokens at ${Math.round(speed.outputTokensPerSec)}/s = ${Math.round(speed.ttftMsP90 + generationMs)} ms, ${Math.max(0, Math.round(left.timeMs))} ms left`,
+    };
+  }
+  return {
+    ok: true,
+    maxTokens,
+    worstCaseUsd: inputUsd + maxTokens * outputUsdPerToken,
+    estCostUsd: inputUsd + wanted * outputUsdPerToken,
+    estLatencyMs: speed.ttftMsP50 + generationMs,
+  };
+}

@@ -1,0 +1,88 @@
+import type { Discovery } from '../contracts/discovery';
+import type { HealthSnapshot } from '../health/health-types';
+import type { Catalog, CatalogModel, CatalogProvider } from './catalog';
+
+function level(supported: boolean): 'full' | 'none' {
+  return supported ? 'full' : 'none';
+}
+
+function capabilitiesOf(
+  entry: CatalogModel,
+  kind: CatalogProvider['kind'],
+): Discovery['providers'][number]['models'][number]['capabilities'] {
+  const { capabilities } = entry;
+  return {
+    toolCalling: level(capabilities.tools),
+    // Valve's simulator answers with one call at most; real providers may call several at once.
+    parallelToolCalls: capabilities.tools && kind !== 'sim' ? 'full' : 'none',
+    reasoning: level(capabilities.reasoning),
+    multimodalInput: level(capabilities.base64Data),
+    // Native structured output is full support; JSON through a forced tool call is partial.
+    structuredOutput:
+      capabilities.json === 'native' ? 'full' : capabilities.json === 'tool' ? 'partial' : 'none',
+    inputModalities: capabilities.base64Data ? ['text', 'image'] : ['text'],
+    outputModalities: ['text'],
+  };
+}
+
+/** The discovery document of GET /v1/models: the catalog, who is configured, and live health. Pure. */
+export function buildDiscovery(input: {
+  catalog: Catalog;
+  notConfigured: (provider: CatalogProvider) => string | undefined;
+  health: HealthSnapshot | undefined;
+  version: string;
+}): Discovery {
+  const { catalog, health } = input;
+  return {
+    schemaVersion: 'v1',
+    protocolVersion: input.version,
+    schemaUrl: 'https://valve.dev/schemas/discovery.schema.json',
+    providers: catalog.providers.map((provider) => {
+      const reason = input.notConfigured(provider);
+      const providerHealth = health?.models[`${provider.id}/*`];
+      return {
+        provider: provider.id,
+        kind: provider.kind,
+        configured: reason === undefined,
+        ...(reason === undefined ? {} : { notConfiguredReason: reason }),
+        models: catalog.models
+          .filter((entry) => entry.provider === provider.id)
+          .map((entry) => {
+            const observed = health?.models[`${provider.id}/${entry.model}`];
+            const circuit = providerHealth?.circuit === 'open' ? 'open' : (observed?.circuit ?? 'closed');
+            return {
+              model: entry.model,
+              capabilities: capabilitiesOf(entry, provider.kind),
+              regions: entry.regions,
+              priceUsdPerMTok: entry.priceUsdPerMTok,
+              contextTokens: entry.contextTokens,
+              maxOutputTokens: entry.maxOutputTokens,
+              maxPrivacy: entry.maxPrivacy,
+              quality: entry.quality,
+              simulated: provider.kind === 'sim',
+              latency: {
+                catalog: entry.latency,
+                observed:
+                  observed?.ttftMsP50 === undefined
+                    ? null
+                    : {
+                        ttftMsP50: observed.ttftMsP50,
+                        ttftMsP90: observed.ttftMsP90 ?? observed.ttftMsP50,
+                        ...(observed.outputTokensPerSec === undefined
+                          ? {}
+                          : { outputTokensPerSec: observed.outputTokensPerSec }),
+                      },
+              },
+              health: {
+                circuit,
+                samples: observed?.samples ?? 0,
+                errorRate: observed?.errorRate ?? 0,
+                ...(observed?.lastErrorKind ? { lastErrorKind: observed.lastErrorKind } : {}),
+              },
+              ...(entry.source ? { source: entry.source } : {}),
+            };
+          }),
+      };
+    }),
+  };
+}

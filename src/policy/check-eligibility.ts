@@ -1,0 +1,61 @@
+import type { ModelPolicy } from '../contracts/reason-request';
+import { privacyLevels } from '../contracts/reason-request';
+import { minUsefulOutputTokens } from './attempt-limits';
+import type { CatalogModel } from './catalog';
+import type { CircuitState, Exclusion, ExclusionReason, Needs } from './plan-types';
+
+export interface EligibilityInput {
+  policy: ModelPolicy;
+  needs: Needs;
+  configured: boolean;
+  notConfiguredDetail: string;
+  circuit: CircuitState;
+}
+
+export type Eligibility = { ok: true; region: string } | { ok: false; exclusion: Exclusion };
+
+/**
+ * The checks that do not depend on the budget, in the order a caller would ask "why not this one?":
+ * configured, pinned, region, privacy, capability, context window, circuit. Pure.
+ */
+export function checkEligibility(entry: CatalogModel, input: EligibilityInput): Eligibility {
+  const { policy, needs } = input;
+  const no = (reason: ExclusionReason, detail: string) => exclude(entry, reason, detail);
+  if (!input.configured) return no('not_configured', input.notConfiguredDetail);
+  const pinned = policy.pinned;
+  if (
+    pinned &&
+    policy.allowFallback === false &&
+    !(pinned.provider === entry.provider && pinned.model === entry.model)
+  ) {
+    return no(
+      'pinned',
+      `not the pinned model ${pinned.provider}/${pinned.model}, and allowFallback is false`,
+    );
+  }
+  const region = policy.regions ? firstShared(entry.regions, policy.regions) : entry.regions[0];
+  if (region === undefined) return no('region', `serves ${entry.regions.join(', ')} only`);
+  if (privacyLevels.indexOf(needs.privacy) > privacyLevels.indexOf(entry.maxPrivacy)) {
+    return no('privacy', `allowed up to ${entry.maxPrivacy}, the context is ${needs.privacy}`);
+  }
+  if (needs.tools && !entry.capabilities.tools) return no('capability', 'does not support tools');
+  if (needs.json && entry.capabilities.json === 'none')
+    return no('capability', 'does not support JSON output');
+  if (needs.inputTokens + minUsefulOutputTokens > entry.contextTokens) {
+    return no(
+      'context_window',
+      `about ${needs.inputTokens} input tokens and a useful answer do not fit its ${entry.contextTokens}-token window`,
+    );
+  }
+  if (input.circuit === 'open') return no('circuit_open', 'its circuit is open after repeated failures');
+  return { ok: true, region };
+}
+
+function exclude(entry: CatalogModel, reason: ExclusionReason, detail: string): Eligibility {
+  return { ok: false, exclusion: { provider: entry.provider, model: entry.model, reason, detail } };
+}
+
+function firstShared(served: string[], allowed: string[]): string | undefined {
+  for (const region of served) if (allowed.includes(region)) return region;
+  return undefined;
+}

@@ -1,0 +1,94 @@
+import type { PrivacyLevel } from '../contracts/reason-request';
+import type { CatalogModel, CatalogProvider } from './catalog';
+
+// The shapes the planner works with. Pure data: no I/O, no Hono.
+
+export type Prefer = 'quality' | 'cost' | 'speed';
+
+export const exclusionReasons = [
+  'pinned',
+  'region',
+  'privacy',
+  'capability',
+  'context_window',
+  'cost',
+  'latency',
+  'circuit_open',
+  'not_configured',
+] as const;
+export type ExclusionReason = (typeof exclusionReasons)[number];
+
+export interface Exclusion {
+  provider: string;
+  model: string;
+  reason: ExclusionReason;
+  detail: string;
+}
+
+/** What the request needs of a model, derived once before planning. */
+export interface Needs {
+  tools: boolean;
+  json: boolean;
+  privacy: PrivacyLevel;
+  /** A conservative estimate (policy/estimate-tokens): it may be high, never low. */
+  inputTokens: number;
+  /** The caller's `maxOutputTokens`, when given. */
+  maxOutputTokens?: number;
+}
+
+/** A model's speed: from the catalog, replaced by observed health once there are enough observations. */
+export interface Speed {
+  ttftMsP50: number;
+  ttftMsP90: number;
+  outputTokensPerSec: number;
+  source: 'catalog' | 'observed';
+}
+
+/** What is left of the request's one budget. `Infinity` when the caller set no limit. */
+export interface Left {
+  costUsd: number;
+  timeMs: number;
+}
+
+export interface PlannedAttempt {
+  provider: string;
+  model: string;
+  region: string;
+  /** Expected cost: the input estimate plus the wanted output at the model's prices. */
+  estCostUsd: number;
+  /** Expected latency: p50 time to first token plus the wanted output at the model's speed. */
+  estLatencyMs: number;
+  /** `max_tokens` for the call, as planned with the whole budget; recomputed before each attempt. */
+  maxTokens: number;
+  /** The most this attempt can cost with `maxTokens` of output. */
+  worstCaseUsd: number;
+  speed: Speed;
+  /** The model's circuit is half-open: this attempt is the single probe, if no other request took it. */
+  probe: boolean;
+  entry: CatalogModel;
+  providerConfig: CatalogProvider;
+}
+
+export interface Plan {
+  prefer: Prefer;
+  needs: Needs;
+  attempts: PlannedAttempt[];
+  excluded: Exclusion[];
+}
+
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
+/** What the planner reads of shared model health; see src/health/. */
+export interface HealthView {
+  circuit(provider: string, model: string): CircuitState;
+  /** Observed first-token times (and output speed when streaming measured it), once there are enough samples. */
+  observedSpeed(
+    provider: string,
+    model: string,
+  ): { ttftMsP50: number; ttftMsP90: number; outputTokensPerSec?: number } | undefined;
+}
+
+export const noHealth: HealthView = {
+  circuit: () => 'closed',
+  observedSpeed: () => undefined,
+};

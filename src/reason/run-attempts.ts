@@ -1,0 +1,240 @@
+import type { DecisionAttempt } from '../contracts/reason-response';
+import { ApiError } from '../errors';
+import type { Observation } from '../health/health-types';
+import { attemptLimits } from '../policy/attempt-limits';
+import { type Budget, budgetLeft } from '../policy/budget';
+import { decideRetry } from '../policy/decide-retry';
+import type { Plan, PlannedAttempt } from '../policy/plan-types';
+import { modelFailure, readModelError } from '../providers/model-error';
+import type { ModelError, Usage } from '../providers/types';
+import { decisionOf } from './decision-of';
+
+/** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
+export interface AttemptInput {
+  attempt: PlannedAttempt;
+  maxTokens: number;
+  signal: AbortSignal;
+  retry: number;
+}
+
+/** What a successful attempt gives back: its value, and the usage it was billed for. */
+export interface AttemptResult<T> {
+  value: T;
+  usage: Usage;
+  /** What it cost at the model's prices. */
+  costUsd: number;
+  /** Time to first token, when the attempt streamed. */
+  ttftMs?: number;
+}
+
+export type AttemptFn<T> = (input: AttemptInput) => Promise<AttemptResult<T>>;
+
+export interface LoopDeps {
+  now: () => number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  random: () => number;
+  /** The single probe of a half-open circuit (health/); absent means always granted. */
+  claimProbe?: (attempt: PlannedAttempt) => Promise<boolean>;
+  /** Every attempt's outcome, for shared health; called synchronously, recorded later. */
+  observe?: (observation: Observation) => void;
+  maxRetries?: number;
+  /** The longest one attempt may run when the caller set no maxLatencyMs. */
+  defaultAttemptMs?: number;
+}
+
+export interface AttemptsOutcome<T> {
+  value: T;
+  attempt: PlannedAttempt;
+  usage: Usage;
+  attempts: DecisionAttempt[];
+}
+
+/** What a failed attempt counts against maxCostUsd: the usage it reported, else the worst case when it may have been billed. */
+function billedOnFailure(
+  error: ModelError,
+  details: Record<string, unknown> | null,
+  worstCaseUsd: number,
+): number {
+  const reported = details?.costUsd;
+  if (typeof reported === 'number' && reported >= 0) return Math.min(reported, worstCaseUsd);
+  if (error.dispatch === 'streaming' || error.emitted_deltas) return worstCaseUsd;
+  if (error.kind === 'timeout' && error.dispatch !== 'not_sent') return worstCaseUsd;
+  return 0;
+}
+
+/** A timer length that AbortSignal.timeout accepts, for any time left (even an unbounded one). */
+function timerMs(ms: number): number {
+  return Math.max(1, Math.min(2_147_483_647, Math.floor(ms)));
+}
+
+function deadlineError(attempt: PlannedAttempt): ApiError {
+  return modelFailure({
+    kind: 'timeout',
+    message: `${attempt.provider}/${attempt.model} did not answer within the time left.`,
+    provider: attempt.provider,
+    model: attempt.model,
+    dispatch: 'sent',
+  });
+}
+
+/** Runs `fn`, but gives up at the signal even if `fn` ignores it: the deadline is Valve's, not the adapter's. */
+function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () => ApiError): Promise<T> {
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    fn().then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(signal.aborted ? onAbort() : error);
+      },
+    );
+  });
+}
+
+/**
+ * The attempt loop of one request: walks the plan in order inside one budget. Before each attempt it
+ * recomputes the money and time left and the attempt's `max_tokens`; an attempt whose worst case could
+ * exceed the money left, or that cannot answer in the time left, is skipped with its reason. Each
+ * attempt gets an abort signal for the time left. After a failure, decideRetry says whether to retry
+ * the same model (after a backoff or Retry-After that fits), fail over, or stop. Throws the last
+ * model error, or `policy.budget_exhausted`, with the decision trace in its details.
+ */
+export async function runAttempts<T>(
+  plan: Plan,
+  budget: Budget,
+  fn: AttemptFn<T>,
+  deps: LoopDeps,
+): Promise<AttemptsOutcome<T>> {
+  const trace: DecisionAttempt[] = [];
+  const blockedProviders = new Set<string>();
+  let minContextTokens = 0;
+  let lastError: ApiError | undefined;
+  const skip = (attempt: PlannedAttempt, reason: string, detail: string) =>
+    trace.push({
+      provider: attempt.provider,
+      model: attempt.model,
+      outcome: 'skipped',
+      latencyMs: 0,
+      costUsd: 0,
+      reason,
+      detail,
+    });
+  const fail = (error: ApiError): never => {
+    throw new ApiError(error.code, error.message, {
+      details: { ...(error.details ?? {}), decision: decisionOf(plan, trace, budget) },
+      headers: error.headers,
+    });
+  };
+
+  for (const attempt of plan.attempts) {
+    if (blockedProviders.has(attempt.provider)) {
+      skip(attempt, 'circuit_open', `provider ${attempt.provider} failed in a way that opens its circuit`);
+      continue;
+    }
+    if (attempt.entry.contextTokens < minContextTokens) {
+      skip(
+        attempt,
+        'context_window',
+        `the context overflowed a ${minContextTokens - 1}-token window; this one is ${attempt.entry.contextTokens}`,
+      );
+      continue;
+    }
+    if (attempt.probe && deps.claimProbe && !(await deps.claimProbe(attempt))) {
+      skip(attempt, 'circuit_open', 'its circuit is half-open and another request holds the single probe');
+      continue;
+    }
+    for (let retry = 0; ; retry++) {
+      const left = budgetLeft(budget, deps.now());
+      const limits = attemptLimits(attempt.entry, plan.needs, left, attempt.speed);
+      if (!limits.ok) {
+        skip(attempt, limits.reason, limits.detail);
+        break;
+      }
+      const began = deps.now();
+      const timeMs = Math.min(left.timeMs, deps.defaultAttemptMs ?? 300_000);
+      const signal = AbortSignal.timeout(timerMs(timeMs));
+      try {
+        const result = await raceDeadline(
+          () => fn({ attempt, maxTokens: limits.maxTokens, signal, retry }),
+          signal,
+          () => deadlineError(attempt),
+        );
+        const latencyMs = deps.now() - began;
+        budget.spentUsd += result.costUsd;
+        trace.push({
+          provider: attempt.provider,
+          model: attempt.model,
+          outcome: 'ok',
+          latencyMs: Math.round(latencyMs),
+          costUsd: result.costUsd,
+          retry,
+          maxTokens: limits.maxTokens,
+        });
+        const generationMs = (result.usage.output_tokens / attempt.speed.outputTokensPerSec) * 1000;
+        deps.observe?.({
+          provider: attempt.provider,
+          model: attempt.model,
+          ok: true,
+          ttftMs: result.ttftMs ?? Math.max(0, latencyMs - generationMs),
+          outputTokensPerSec:
+            result.ttftMs !== undefined && latencyMs > result.ttftMs
+              ? (result.usage.output_tokens / (latencyMs - result.ttftMs)) * 1000
+              : undefined,
+        });
+        return { value: result.value, attempt, usage: result.usage, attempts: trace };
+      } catch (thrown) {
+        const error = readModelError(thrown);
+        if (!error || !(thrown instanceof ApiError)) throw thrown;
+        lastError = thrown;
+        const costUsd = billedOnFailure(error, thrown.details, limits.worstCaseUsd);
+        budget.spentUsd += costUsd;
+        const decision = decideRetry(error, {
+          retries: retry,
+          maxRetries: deps.maxRetries,
+          timeLeftMs: budgetLeft(budget, deps.now()).timeMs,
+          minAttemptMs: attempt.speed.ttftMsP50,
+          contextTokens: attempt.entry.contextTokens,
+          random: deps.random(),
+        });
+        trace.push({
+          provider: attempt.provider,
+          model: attempt.model,
+          outcome: 'error',
+          errorKind: error.kind,
+          latencyMs: Math.round(deps.now() - began),
+          costUsd,
+          retry,
+          maxTokens: limits.maxTokens,
+          detail: decision.reason,
+        });
+        const openProviderCircuit = decision.action === 'failover' && decision.openProviderCircuit === true;
+        deps.observe?.({
+          provider: attempt.provider,
+          model: attempt.model,
+          ok: false,
+          errorKind: error.kind,
+          openProviderCircuit,
+        });
+        if (decision.action === 'stop') return fail(thrown);
+        if (decision.action === 'retry') {
+          const wait = AbortSignal.timeout(timerMs(budgetLeft(budget, deps.now()).timeMs));
+          await deps.sleep(decision.delayMs, wait).catch(() => undefined);
+          continue;
+        }
+        if (openProviderCircuit) blockedProviders.add(attempt.provider);
+        if (decision.minContextTokens !== undefined)
+          minContextTokens = Math.max(minContextTokens, decision.minContextTokens);
+        break;
+      }
+    }
+  }
+  if (lastError) fail(lastError);
+  return fail(
+    new ApiError('policy.budget_exhausted', 'The request’s budget was used up before any model answered.'),
+  );
+}
