@@ -18,8 +18,12 @@ export interface Admission {
   settle(actualUsd: number): Promise<void>;
 }
 
+/** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
+export type IssueReceipt = (request: ReasonRequest, response: ReasonResponse) => Promise<ReasonResponse['receipt']>;
+
 export interface ReasonDeps {
   catalog: Catalog;
+  issueReceipt?: IssueReceipt;
   /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
   admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
@@ -110,7 +114,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
   const response = result.value;
   const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
   const usage = response.usage;
-  return {
+  const answer: ReasonResponse = {
     receiptId,
     task: request.task,
     output,
@@ -128,6 +132,9 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     decision: decisionOf(plan, result.attempts, budget),
     warnings: [...prompt.warnings, ...(response.warnings ?? [])],
   };
+  // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
+  if (deps.issueReceipt) answer.receipt = await deps.issueReceipt(request, answer);
+  return answer;
 }
 
 function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {
