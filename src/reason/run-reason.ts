@@ -3,10 +3,15 @@ import type { ReasonResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Catalog } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
+import { chooseMode } from '../prompt/choose-mode';
+import { drawNonce, promptInputs } from '../prompt/draw-nonce';
+import { lintInstructions } from '../prompt/lint-instructions';
 import { renderPrompt } from '../prompt/render-prompt';
+import type { Message } from '../providers/types';
 import { buildOutput } from './build-output';
 import { callAttempts } from './call-attempts';
 import { deriveNeeds } from './derive-needs';
+import { keepModelsThatRead } from './keep-models-that-read';
 
 export interface ReasonDeps {
   catalog: Catalog;
@@ -20,16 +25,34 @@ export interface ReasonDeps {
 /** The request pipeline: render → plan → call, retry, fail over → check → response. */
 export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<ReasonResponse> {
   const receiptId = request.receiptId ?? crypto.randomUUID();
-  const prompt = renderPrompt(request, { nonce: deps.randomHex(16), canary: deps.randomHex(8) });
-  const needs = deriveNeeds(request, prompt.messages);
+  lintInstructions(request.instructions);
+  const inputs = promptInputs(request);
+  const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
+  const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
-  const plan = planRequest({
-    policy,
-    needs,
-    catalog: deps.catalog,
-    isConfigured: (provider) =>
-      provider.kind === 'sim' || provider.apiKeyEnv === undefined || Boolean(deps.secret(provider.apiKeyEnv)),
-  });
+  const planFor = (messages: Message[]) =>
+    planRequest({
+      policy,
+      needs: deriveNeeds(request, messages),
+      catalog: deps.catalog,
+      isConfigured: (provider) =>
+        provider.kind === 'sim' ||
+        provider.apiKeyEnv === undefined ||
+        Boolean(deps.secret(provider.apiKeyEnv)),
+    });
+  // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
+  // and plan once more when the first model's catalog entry asks for another mode.
+  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags' });
+  let plan = planFor(prompt.messages);
+  const mode = chooseMode(
+    override,
+    plan.attempts.map((attempt) => attempt.entry),
+  );
+  if (mode !== prompt.mode) {
+    prompt = renderPrompt(request, { ...secrets, mode });
+    plan = planFor(prompt.messages);
+  }
+  plan = keepModelsThatRead(plan, mode);
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
@@ -65,7 +88,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       maxCostUsd: policy.maxCostUsd,
     },
   );
-  const { output, toolCalls } = buildOutput(request, result.response, prompt.tainted);
+  const { output, toolCalls, warnings } = buildOutput(request, result.response, prompt);
   const usage = result.response.usage;
   return {
     receiptId,
@@ -93,6 +116,6 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       excluded: plan.excluded,
       attempts: result.attempts,
     },
-    warnings: [...prompt.warnings, ...(result.response.warnings ?? [])],
+    warnings: [...prompt.warnings, ...(result.response.warnings ?? []), ...warnings],
   };
 }
