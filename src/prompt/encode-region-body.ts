@@ -17,15 +17,16 @@ export function encodeRegionBody(text: string, mode: PromptMode, mark: string): 
     case 'tags':
       return escapeData(text);
     case 'tags+datamark':
-      return escapeData(text).replace(whitespace, (space) =>
-        space === ' ' ? mark : `&#x${space.charCodeAt(0).toString(16).toUpperCase()};`,
-      );
+      return escapeData(text)
+        .replaceAll(' ', mark)
+        .replace(whitespace, (space) => `&#x${space.charCodeAt(0).toString(16).toUpperCase()};`);
     case 'tags+base64':
       return encodeBase64(text);
     case 'json':
-      return JSON.stringify(text).replace(/[<>&]/g, (char) =>
-        char === '<' ? '\\u003c' : char === '>' ? '\\u003e' : '\\u0026',
-      );
+      return JSON.stringify(text)
+        .replaceAll('&', '\\u0026')
+        .replaceAll('<', '\\u003c')
+        .replaceAll('>', '\\u003e');
   }
 }
 
