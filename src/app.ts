@@ -5,9 +5,13 @@ import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
+import { adminAuditRoutes } from './routes/admin-audit';
 import { adminKeyRoutes } from './routes/admin-keys';
+import { adminTenantRoutes } from './routes/admin-tenants';
+import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { reasonRoutes } from './routes/reason';
+import { usageRoutes } from './routes/usage';
 
 const defaultMaxBodyBytes = 1024 * 1024;
 
@@ -39,12 +43,19 @@ export const app = new Hono<AppEnv>()
     })(c, next);
   })
   .route('/', healthRoutes)
+  .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
+  .route('/v1', usageRoutes)
   .route('/v1/admin', adminKeyRoutes)
+  .route('/v1/admin', adminTenantRoutes)
+  .route('/v1/admin', adminAuditRoutes)
   .all('/health', methodNotAllowed('GET'))
   .all('/v1/reason', methodNotAllowed('POST'))
+  .all('/v1/usage', methodNotAllowed('GET'))
   .all('/v1/admin/keys', methodNotAllowed('POST'))
-  .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'));
+  .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
+  .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))
+  .all('/v1/admin/audit', methodNotAllowed('GET'));
 
 app.notFound((c) => {
   const error = new ApiError(

@@ -5,6 +5,8 @@ export interface Caller {
   keyId: string;
   tenant: string;
   scopes: Scope[];
+  /** Requests per minute; null means the deployment's default. */
+  rateLimitPerMinute: number | null;
 }
 
 export const scopes = ['reason', 'receipts:read', 'usage:read'] as const;

@@ -34,7 +34,12 @@ export function requireKey(scope?: Scope) {
         details: { requiredScope: scope },
       });
     }
-    c.set('caller', { keyId: row.id, tenant: row.tenant, scopes: row.scopes });
+    c.set('caller', {
+      keyId: row.id,
+      tenant: row.tenant,
+      scopes: row.scopes,
+      rateLimitPerMinute: row.rateLimitPerMinute,
+    });
     await next();
   });
 }

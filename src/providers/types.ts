@@ -143,6 +143,17 @@ export interface CallOptions {
   baseUrl?: string;
   /** Adapter-specific settings from the catalog entry (for the simulator: its scripted behaviour). */
   config?: Record<string, unknown>;
+  /** Extra request headers from the provider's catalog entry (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Record<string, string>;
+  /** Fails a call with `timeout` when no byte arrives for this long (first byte or between chunks). */
+  idleTimeoutMs?: number;
+  /** The Workers AI binding, when the worker has one (kind `workers-ai`). */
+  ai?: WorkersAiBinding;
+}
+
+/** The one method of the Workers AI binding (`env.AI`) that the `workers-ai` adapter uses. */
+export interface WorkersAiBinding {
+  run(model: string, inputs: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface ModelAdapter {

@@ -13,7 +13,15 @@ import { callAttempts } from './call-attempts';
 import { deriveNeeds } from './derive-needs';
 import { keepModelsThatRead } from './keep-models-that-read';
 
+/** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
+export interface Admission {
+  budgetUsd: number;
+  settle(actualUsd: number): Promise<void>;
+}
+
 export interface ReasonDeps {
+  /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's budget, or throws. */
+  admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   catalog: Catalog;
   secret: (name: string) => string | undefined;
   fetch: typeof fetch;
@@ -72,22 +80,37 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       destructive: tool.annotations.destructive,
     },
   }));
-  const result = await callAttempts(
-    plan,
-    {
-      messages: prompt.messages,
-      tools,
-      output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
-    },
-    {
-      secret: deps.secret,
-      fetch: deps.fetch,
-      now: deps.now,
-      startedAt: deps.startedAt,
-      maxLatencyMs: policy.maxLatencyMs,
-      maxCostUsd: policy.maxCostUsd,
-    },
-  );
+  const worstCaseUsd = plan.attempts.reduce((sum, a) => sum + a.estCostUsd, 0);
+  const cheapestUsd = Math.min(...plan.attempts.map((a) => a.estCostUsd));
+  const admission = deps.admit
+    ? await deps.admit(Math.min(policy.maxCostUsd ?? worstCaseUsd, worstCaseUsd), cheapestUsd)
+    : undefined;
+  const maxCostUsd = admission
+    ? Math.min(policy.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd)
+    : policy.maxCostUsd;
+  let result: Awaited<ReturnType<typeof callAttempts>>;
+  try {
+    result = await callAttempts(
+      plan,
+      {
+        messages: prompt.messages,
+        tools,
+        output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
+      },
+      {
+        secret: deps.secret,
+        fetch: deps.fetch,
+        now: deps.now,
+        startedAt: deps.startedAt,
+        maxLatencyMs: policy.maxLatencyMs,
+        maxCostUsd,
+      },
+    );
+  } catch (error) {
+    await admission?.settle(spentBy(error));
+    throw error;
+  }
+  await admission?.settle(result.costUsd);
   const { output, toolCalls, warnings } = buildOutput(request, result.response, prompt);
   const usage = result.response.usage;
   return {
@@ -118,4 +141,14 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     },
     warnings: [...prompt.warnings, ...(result.response.warnings ?? []), ...warnings],
   };
+}
+
+/** What the attempts of a failed request were billed, from the trace its error carries. */
+function spentBy(error: unknown): number {
+  const attempts = error instanceof ApiError ? error.details?.attempts : undefined;
+  if (!Array.isArray(attempts)) return 0;
+  return attempts.reduce(
+    (sum: number, a: { costUsd?: unknown }) => sum + (typeof a.costUsd === 'number' ? a.costUsd : 0),
+    0,
+  );
 }

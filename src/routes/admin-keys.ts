@@ -1,19 +1,13 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { type AppEnv, scopes } from '../env';
+import { recordAudit } from '../audit/record-audit';
+import { createKeySchema } from '../contracts/operator-bodies';
+import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
 import { sha256Hex } from '../middleware/secret-hash';
 import { randomBase64url, randomHex } from '../random-token';
 import { insertApiKey, revokeApiKey } from '../storage/api-keys';
-
-export const createKeySchema = z.strictObject({
-  tenant: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -'),
-  scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
-});
 
 export const adminKeyRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
@@ -28,11 +22,39 @@ export const adminKeyRoutes = new Hono<AppEnv>()
       keyHash: await sha256Hex(key),
       scopes: keyScopes,
       createdAt: Date.now(),
+      rateLimitPerMinute: body.rateLimitPerMinute ?? null,
     });
-    return c.json({ id, key, tenant: body.tenant, scopes: keyScopes }, 201);
+    await recordAudit(c.env, {
+      action: 'key.created',
+      actor: 'admin',
+      subject: id,
+      outcome: 'ok',
+      details: {
+        tenant: body.tenant,
+        scopes: keyScopes,
+        rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+      },
+    });
+    return c.json(
+      {
+        id,
+        key,
+        tenant: body.tenant,
+        scopes: keyScopes,
+        rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+      },
+      201,
+    );
   })
   .delete('/keys/:id', async (c) => {
     const row = await revokeApiKey(c.env.DB, c.req.param('id'), Date.now());
     if (!row) throw new ApiError('request.not_found', 'No API key has this id.');
+    await recordAudit(c.env, {
+      action: 'key.revoked',
+      actor: 'admin',
+      subject: row.id,
+      outcome: 'ok',
+      details: { tenant: row.tenant },
+    });
     return c.json({ id: row.id, tenant: row.tenant, revoked: true as const, revokedAt: row.revokedAt });
   });

@@ -8,6 +8,8 @@ export interface ApiKeyRow {
   scopes: Scope[];
   createdAt: number;
   revokedAt: number | null;
+  /** Requests per minute; null means the deployment's default. */
+  rateLimitPerMinute: number | null;
 }
 
 interface RawRow {
@@ -16,6 +18,7 @@ interface RawRow {
   scopes: string;
   created_at: number;
   revoked_at: number | null;
+  rate_limit_per_minute: number | null;
 }
 
 function fromRaw(row: RawRow): ApiKeyRow {
@@ -25,22 +28,34 @@ function fromRaw(row: RawRow): ApiKeyRow {
     scopes: JSON.parse(row.scopes) as Scope[],
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    rateLimitPerMinute: row.rate_limit_per_minute,
   };
 }
 
 export async function insertApiKey(
   db: D1Database,
-  key: { id: string; tenant: string; keyHash: string; scopes: Scope[]; createdAt: number },
+  key: {
+    id: string;
+    tenant: string;
+    keyHash: string;
+    scopes: Scope[];
+    createdAt: number;
+    rateLimitPerMinute: number | null;
+  },
 ): Promise<void> {
   await db
-    .prepare('INSERT INTO api_keys (id, tenant, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?)')
-    .bind(key.id, key.tenant, key.keyHash, JSON.stringify(key.scopes), key.createdAt)
+    .prepare(
+      'INSERT INTO api_keys (id, tenant, key_hash, scopes, created_at, rate_limit_per_minute) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .bind(key.id, key.tenant, key.keyHash, JSON.stringify(key.scopes), key.createdAt, key.rateLimitPerMinute)
     .run();
 }
 
 export async function findApiKeyByHash(db: D1Database, keyHash: string): Promise<ApiKeyRow | null> {
   const row = await db
-    .prepare('SELECT id, tenant, scopes, created_at, revoked_at FROM api_keys WHERE key_hash = ?')
+    .prepare(
+      'SELECT id, tenant, scopes, created_at, revoked_at, rate_limit_per_minute FROM api_keys WHERE key_hash = ?',
+    )
     .bind(keyHash)
     .first<RawRow>();
   return row ? fromRaw(row) : null;
@@ -50,7 +65,7 @@ export async function findApiKeyByHash(db: D1Database, keyHash: string): Promise
 export async function revokeApiKey(db: D1Database, id: string, at: number): Promise<ApiKeyRow | null> {
   const row = await db
     .prepare(
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING id, tenant, scopes, created_at, revoked_at',
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING id, tenant, scopes, created_at, revoked_at, rate_limit_per_minute',
     )
     .bind(at, id)
     .first<RawRow>();

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { scopes } from '../env';
+
+// Bodies of the operator endpoints: health, keys, budgets, audit, usage.
+
+export const healthBodySchema = z.strictObject({ status: z.literal('ok'), version: z.string() });
+
+export const tenantSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -');
+
+export const createKeySchema = z.strictObject({
+  tenant: tenantSchema,
+  scopes: z.array(z.enum(scopes)).min(1).max(scopes.length),
+  /** Requests per minute for this key; the deployment default (DEFAULT_RATE_LIMIT_PER_MINUTE) when absent. */
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional(),
+});
+
+export const createdKeySchema = z.strictObject({
+  id: z.string(),
+  key: z.string(),
+  tenant: z.string(),
+  scopes: z.array(z.enum(scopes)),
+  rateLimitPerMinute: z.number().int().nullable(),
+});
+
+export const revokedKeySchema = z.strictObject({
+  id: z.string(),
+  tenant: z.string(),
+  revoked: z.literal(true),
+  revokedAt: z.number().int().nullable(),
+});
+
+export const budgetChangeSchema = z.strictObject({
+  /** The tenant's monthly spend cap in USD; null removes the cap. */
+  monthlyCapUsd: z.number().min(0).max(1e9).nullable(),
+});
+
+export const budgetStatusSchema = z.strictObject({
+  tenant: z.string(),
+  month: z.string(),
+  capUsd: z.number().nullable(),
+  spentUsd: z.number(),
+  reservedUsd: z.number(),
+  remainingUsd: z.number().nullable(),
+});
+
+export const auditRecordSchema = z.strictObject({
+  seq: z.number().int().min(1),
+  at_ms: z.number().int().min(0),
+  action: z.string().min(1),
+  actor: z.string().optional(),
+  subject: z.string().optional(),
+  outcome: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  prev_hash: z.string().length(64),
+  hash: z.string().length(64),
+});
+
+export const auditPageSchema = z.strictObject({
+  records: z.array(auditRecordSchema),
+  next: z.number().int().nullable(),
+});
+
+export const auditQuerySchema = z.strictObject({
+  after: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+
+export const usageQuerySchema = z.strictObject({
+  from: day.optional(),
+  to: day.optional(),
+  groupBy: z
+    .string()
+    .regex(/^(model|day)(,(model|day))?$/, 'must be `model`, `day` or `model,day`')
+    .optional(),
+});
+
+const usageTotals = {
+  requests: z.number().int(),
+  errors: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number(),
+};
+
+export const usageBodySchema = z.strictObject({
+  tenant: z.string(),
+  from: z.string(),
+  to: z.string(),
+  groupBy: z.array(z.enum(['model', 'day'])),
+  rows: z.array(
+    z.strictObject({
+      day: z.string().optional(),
+      model: z.string().optional(),
+      ...usageTotals,
+      avgLatencyMs: z.number().int(),
+      fallbacks: z.number().int(),
+    }),
+  ),
+  totals: z.strictObject(usageTotals),
+});

@@ -1,0 +1,131 @@
+import { DurableObject } from 'cloudflare:workers';
+
+export interface BudgetStatus {
+  month: string;
+  capUsd: number | null;
+  spentUsd: number;
+  reservedUsd: number;
+  remainingUsd: number | null;
+}
+
+export type Reservation =
+  | { ok: true; id: string; amountUsd: number }
+  | { ok: false; capUsd: number; spentUsd: number; reservedUsd: number };
+
+/** A reservation no request can still be using (requests end within 10 minutes) is released. */
+const reservationLifetimeMs = 15 * 60_000;
+
+function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/**
+ * A tenant's monthly spend cap. One Durable Object per tenant is the single writer, so concurrent
+ * requests reserve their worst case one at a time and can never overspend together; each request
+ * then settles to its actual cost.
+ */
+export class TenantBudget extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(`
+      CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value REAL);
+      CREATE TABLE IF NOT EXISTS spend (month TEXT PRIMARY KEY, spent_usd REAL NOT NULL);
+      CREATE TABLE IF NOT EXISTS reservations (id TEXT PRIMARY KEY, month TEXT NOT NULL, amount_usd REAL NOT NULL, created_at INTEGER NOT NULL);
+    `);
+  }
+
+  setCap(capUsd: number | null): BudgetStatus {
+    if (capUsd === null) this.ctx.storage.sql.exec("DELETE FROM settings WHERE name = 'cap_usd'");
+    else
+      this.ctx.storage.sql.exec(
+        "INSERT OR REPLACE INTO settings (name, value) VALUES ('cap_usd', ?)",
+        capUsd,
+      );
+    return this.status();
+  }
+
+  status(): BudgetStatus {
+    const now = Date.now();
+    this.release(now);
+    const month = monthOf(now);
+    const capUsd = this.cap();
+    const spentUsd = this.spent(month);
+    const reservedUsd = this.reserved(month);
+    return {
+      month,
+      capUsd,
+      spentUsd,
+      reservedUsd,
+      remainingUsd: capUsd === null ? null : Math.max(0, capUsd - spentUsd - reservedUsd),
+    };
+  }
+
+  /** Reserves up to `wantedUsd`, at least `minimumUsd`, of what is left this month. */
+  reserve(wantedUsd: number, minimumUsd: number): Reservation {
+    const now = Date.now();
+    this.release(now);
+    const month = monthOf(now);
+    const capUsd = this.cap();
+    let amountUsd = wantedUsd;
+    if (capUsd !== null) {
+      const spentUsd = this.spent(month);
+      const reservedUsd = this.reserved(month);
+      const left = capUsd - spentUsd - reservedUsd;
+      if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
+      amountUsd = Math.min(wantedUsd, left);
+    }
+    const id = crypto.randomUUID();
+    this.ctx.storage.sql.exec(
+      'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
+      id,
+      month,
+      amountUsd,
+      now,
+    );
+    return { ok: true, id, amountUsd };
+  }
+
+  /** Replaces a reservation by what the request actually cost. */
+  settle(id: string, actualUsd: number): void {
+    const row = this.ctx.storage.sql
+      .exec<{ month: string }>('SELECT month FROM reservations WHERE id = ?', id)
+      .toArray()[0];
+    const month = row?.month ?? monthOf(Date.now());
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec('DELETE FROM reservations WHERE id = ?', id);
+      this.ctx.storage.sql.exec(
+        'INSERT INTO spend (month, spent_usd) VALUES (?, ?) ON CONFLICT(month) DO UPDATE SET spent_usd = spent_usd + excluded.spent_usd',
+        month,
+        Math.max(0, actualUsd),
+      );
+    });
+  }
+
+  private cap(): number | null {
+    const row = this.ctx.storage.sql
+      .exec<{ value: number }>("SELECT value FROM settings WHERE name = 'cap_usd'")
+      .toArray()[0];
+    return row ? row.value : null;
+  }
+
+  private spent(month: string): number {
+    const row = this.ctx.storage.sql
+      .exec<{ spent_usd: number }>('SELECT spent_usd FROM spend WHERE month = ?', month)
+      .toArray()[0];
+    return row?.spent_usd ?? 0;
+  }
+
+  private reserved(month: string): number {
+    const row = this.ctx.storage.sql
+      .exec<{ total: number | null }>(
+        'SELECT SUM(amount_usd) AS total FROM reservations WHERE month = ?',
+        month,
+      )
+      .toArray()[0];
+    return row?.total ?? 0;
+  }
+
+  private release(now: number): void {
+    this.ctx.storage.sql.exec('DELETE FROM reservations WHERE created_at < ?', now - reservationLifetimeMs);
+  }
+}

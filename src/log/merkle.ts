@@ -1,0 +1,132 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { type Bytes, concatBytes, timingSafeEqual, utf8 } from '../receipts/bytes';
+import { type CheckResult, fail, pass } from '../receipts/check-result';
+
+// RFC 6962 / RFC 9162 Merkle tree hashing and proof verification, with Valve's entry hash:
+//   E    = SHA-256("valve-receipt/v1/entry" || 0x00 || payload)   (payload = the JWS payload bytes)
+//   leaf = SHA-256(0x00 || E),  node = SHA-256(0x01 || left || right),  empty root = SHA-256("")
+// Sizes and indices are plain numbers below 2^53, so the arithmetic avoids 32-bit bitwise operators.
+
+export const HASH_BYTES = 32;
+const ENTRY_PREFIX = concatBytes(utf8('valve-receipt/v1/entry'), new Uint8Array([0]));
+const LEAF_PREFIX = new Uint8Array([0]);
+const NODE_PREFIX = new Uint8Array([1]);
+
+function hash(data: Uint8Array): Bytes {
+  return sha256(data) as Bytes;
+}
+
+export const EMPTY_ROOT: Bytes = hash(new Uint8Array());
+
+export function entryHash(payload: Uint8Array): Bytes {
+  return hash(concatBytes(ENTRY_PREFIX, payload));
+}
+
+export function leafHash(entry: Uint8Array): Bytes {
+  return hash(concatBytes(LEAF_PREFIX, entry));
+}
+
+export function nodeHash(left: Uint8Array, right: Uint8Array): Bytes {
+  return hash(concatBytes(NODE_PREFIX, left, right));
+}
+
+/** The largest power of two strictly below n (n >= 2): RFC 6962's split point k. */
+export function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+export function isPowerOfTwo(n: number): boolean {
+  return n >= 1 && splitPoint(n + 1) === n;
+}
+
+function isTreeSize(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0;
+}
+
+const half = (n: number) => Math.floor(n / 2);
+const odd = (n: number) => n % 2 === 1;
+
+/** RFC 9162 section 2.1.3.2: the proof takes leaf `index` of a tree of `size` leaves to `root`. */
+export function verifyInclusion(
+  leaf: Uint8Array,
+  index: number,
+  size: number,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): CheckResult<null> {
+  if (!isTreeSize(index) || !isTreeSize(size) || index >= size)
+    return fail('leaf index is not inside the tree');
+  if (leaf.length !== HASH_BYTES) return fail('the leaf hash is not 32 bytes');
+  if (proof.some((p) => p.length !== HASH_BYTES)) return fail('a proof hash is not 32 bytes');
+  let fn = index;
+  let sn = size - 1;
+  let r: Uint8Array = leaf;
+  for (const p of proof) {
+    if (sn === 0) return fail('inclusion proof is too long');
+    if (odd(fn) || fn === sn) {
+      r = nodeHash(p, r);
+      while (!odd(fn) && fn !== 0) {
+        fn = half(fn);
+        sn = half(sn);
+      }
+    } else {
+      r = nodeHash(r, p);
+    }
+    fn = half(fn);
+    sn = half(sn);
+  }
+  if (sn !== 0) return fail('inclusion proof is too short');
+  return timingSafeEqual(r, root) ? pass(null) : fail('inclusion proof does not lead to the root');
+}
+
+/**
+ * RFC 9162 section 2.1.4.2: the tree of size2 leaves with root2 extends the one of size1 with root1.
+ * From size 0 it is an error; between equal sizes the proof must be empty and the roots equal.
+ */
+export function verifyConsistency(
+  size1: number,
+  size2: number,
+  root1: Uint8Array,
+  root2: Uint8Array,
+  proof: readonly Uint8Array[],
+): CheckResult<null> {
+  if (!isTreeSize(size1) || !isTreeSize(size2)) return fail('tree sizes are not integers');
+  if (size1 === 0) return fail('a consistency proof from an empty tree is an error');
+  if (size1 > size2) return fail('the first tree is larger than the second');
+  if (size1 === size2) {
+    if (proof.length !== 0) return fail('a proof between equal sizes must be empty');
+    return timingSafeEqual(root1, root2) ? pass(null) : fail('equal sizes with different roots');
+  }
+  if (proof.length === 0) return fail('consistency proof is empty');
+  if (proof.some((p) => p.length !== HASH_BYTES)) return fail('a proof hash is not 32 bytes');
+  const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof];
+  let fn = size1 - 1;
+  let sn = size2 - 1;
+  while (odd(fn)) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  let fr = path[0] as Uint8Array;
+  let sr = fr;
+  for (const c of path.slice(1)) {
+    if (sn === 0) return fail('consistency proof is too long');
+    if (odd(fn) || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (!odd(fn) && fn !== 0) {
+        fn = half(fn);
+        sn = half(sn);
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = half(fn);
+    sn = half(sn);
+  }
+  if (sn !== 0) return fail('consistency proof is too short');
+  if (!timingSafeEqual(fr, root1)) return fail('consistency proof does not lead to the first root');
+  if (!timingSafeEqual(sr, root2)) return fail('consistency proof does not lead to the second root');
+  return pass(null);
+}

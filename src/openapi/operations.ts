@@ -1,0 +1,221 @@
+import type { z } from 'zod';
+import { errorBodySchema } from '../contracts/error-body';
+import {
+  auditPageSchema,
+  auditQuerySchema,
+  budgetChangeSchema,
+  budgetStatusSchema,
+  createdKeySchema,
+  createKeySchema,
+  healthBodySchema,
+  revokedKeySchema,
+  usageBodySchema,
+  usageQuerySchema,
+} from '../contracts/operator-bodies';
+import { reasonRequestSchema } from '../contracts/reason-request';
+import { reasonResponseSchema } from '../contracts/reason-response';
+
+/** Who may call an operation: anyone, an API key with a scope, or the admin token. */
+export type Security = { kind: 'public' } | { kind: 'key'; scope?: string } | { kind: 'admin' };
+
+/** One documented operation: its schemas come from the zod contracts, and its examples must validate. */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI path template, e.g. `/v1/admin/keys/{id}`. */
+  path: string;
+  summary: string;
+  security: Security;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  status: number;
+  response: z.ZodType;
+  example: { body?: unknown; response: unknown };
+}
+
+const exampleReceiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
+
+export const operations: Operation[] = [
+  {
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness and version.',
+    security: { kind: 'public' },
+    status: 200,
+    response: healthBodySchema,
+    example: { response: { status: 'ok', version: '0.1.0' } },
+  },
+  {
+    method: 'post',
+    path: '/v1/reason',
+    summary:
+      'One Reason request: trust-separated prompt, a model chosen under the policy within one budget, a signed receipt.',
+    security: { kind: 'key', scope: 'reason' },
+    body: reasonRequestSchema,
+    status: 200,
+    response: reasonResponseSchema,
+    example: {
+      body: {
+        task: 'summarize',
+        instructions: 'Summarize the customer message in one sentence.',
+        context: [
+          {
+            label: 'message',
+            trust: 'untrusted',
+            privacy: 'internal',
+            content: 'My order #123 arrived broken.',
+          },
+        ],
+        modelPolicy: { prefer: 'cost', maxCostUsd: 0.01, maxLatencyMs: 5000 },
+        receiptId: exampleReceiptId,
+      },
+      response: {
+        receiptId: exampleReceiptId,
+        task: 'summarize',
+        output: { format: 'text', text: 'The customer’s order #123 arrived broken.' },
+        toolCalls: [],
+        finishReason: 'stop',
+        model: { provider: 'sim', model: 'fast', region: 'us' },
+        usage: { inputTokens: 262, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0 },
+        costUsd: 0.0000342,
+        latencyMs: 12,
+        decision: {
+          prefer: 'cost',
+          plan: [{ provider: 'sim', model: 'fast', estCostUsd: 0.00043, estLatencyMs: 2600 }],
+          excluded: [
+            { provider: 'sim', model: 'deep', reason: 'cost', detail: 'worst case exceeds the budget left' },
+          ],
+          attempts: [{ provider: 'sim', model: 'fast', outcome: 'ok', latencyMs: 9, costUsd: 0.0000342 }],
+        },
+        warnings: [],
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/usage',
+    summary: 'Usage of the key’s tenant, aggregated by model and day, with cost.',
+    security: { kind: 'key', scope: 'usage:read' },
+    query: usageQuerySchema,
+    status: 200,
+    response: usageBodySchema,
+    example: {
+      response: {
+        tenant: 'acme',
+        from: '2026-11-01',
+        to: '2026-11-30',
+        groupBy: ['model', 'day'],
+        rows: [
+          {
+            day: '2026-11-30',
+            model: 'sim/fast',
+            requests: 3,
+            errors: 0,
+            inputTokens: 790,
+            outputTokens: 60,
+            costUsd: 0.0001,
+            avgLatencyMs: 11,
+            fallbacks: 0,
+          },
+        ],
+        totals: { requests: 3, errors: 0, inputTokens: 790, outputTokens: 60, costUsd: 0.0001 },
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/admin/keys',
+    summary: 'Create an API key (the key is shown only in this answer).',
+    security: { kind: 'admin' },
+    body: createKeySchema,
+    status: 201,
+    response: createdKeySchema,
+    example: {
+      body: { tenant: 'acme', scopes: ['reason', 'receipts:read'], rateLimitPerMinute: 120 },
+      response: {
+        id: 'key_0123456789abcdef',
+        key: 'vk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE',
+        tenant: 'acme',
+        scopes: ['reason', 'receipts:read'],
+        rateLimitPerMinute: 120,
+      },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v1/admin/keys/{id}',
+    summary: 'Revoke an API key.',
+    security: { kind: 'admin' },
+    status: 200,
+    response: revokedKeySchema,
+    example: {
+      response: { id: 'key_0123456789abcdef', tenant: 'acme', revoked: true, revokedAt: 1767225600123 },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/tenants/{tenant}/budget',
+    summary: 'A tenant’s monthly spend cap, spend and reservations.',
+    security: { kind: 'admin' },
+    status: 200,
+    response: budgetStatusSchema,
+    example: {
+      response: {
+        tenant: 'acme',
+        month: '2026-12',
+        capUsd: 50,
+        spentUsd: 3.2,
+        reservedUsd: 0.01,
+        remainingUsd: 46.79,
+      },
+    },
+  },
+  {
+    method: 'put',
+    path: '/v1/admin/tenants/{tenant}/budget',
+    summary: 'Set or remove a tenant’s monthly spend cap.',
+    security: { kind: 'admin' },
+    body: budgetChangeSchema,
+    status: 200,
+    response: budgetStatusSchema,
+    example: {
+      body: { monthlyCapUsd: 50 },
+      response: {
+        tenant: 'acme',
+        month: '2026-12',
+        capUsd: 50,
+        spentUsd: 3.2,
+        reservedUsd: 0,
+        remainingUsd: 46.8,
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/audit',
+    summary: 'The hash-chained audit trail of administrative actions.',
+    security: { kind: 'admin' },
+    query: auditQuerySchema,
+    status: 200,
+    response: auditPageSchema,
+    example: {
+      response: {
+        records: [
+          {
+            seq: 1,
+            at_ms: 1767225600123,
+            action: 'key.created',
+            actor: 'admin',
+            subject: 'key_0123456789abcdef',
+            outcome: 'ok',
+            details: { tenant: 'acme' },
+            prev_hash: 'b'.repeat(64),
+            hash: 'c'.repeat(64),
+          },
+        ],
+        next: null,
+      },
+    },
+  },
+];
+
+export const errorResponseSchema = errorBodySchema;

@@ -1,0 +1,96 @@
+import { messageText, systemText, toolCallsOf } from '../shared/message-text';
+import type { CallOptions, Message, ModelRequest, ToolChoice } from '../types';
+
+/** The name of the tool Anthropic is forced to call when JSON output is asked for. */
+export const jsonToolName = 'json_output';
+export const defaultMaxTokens = 4096;
+
+type WireBlock = Record<string, unknown>;
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: WireBlock[];
+}
+
+function blocksOf(message: Message): WireBlock[] {
+  const text = messageText(message);
+  if (message.role === 'tool') {
+    return [{ type: 'tool_result', tool_use_id: message.call_id ?? '', content: text }];
+  }
+  const blocks: WireBlock[] = text === '' ? [] : [{ type: 'text', text }];
+  for (const call of toolCallsOf(message)) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
+  }
+  return blocks;
+}
+
+/** Non-system turns, consecutive turns of one role merged (tool results travel in user turns). */
+function toWireMessages(messages: Message[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = blocksOf(message);
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return out;
+}
+
+/** Anthropic's forced tool needs an object schema; anything else is wrapped as `{ value }`. */
+export function jsonToolSchema(schema: Record<string, unknown>): {
+  schema: Record<string, unknown>;
+  wrapped: boolean;
+} {
+  if (schema.type === 'object') return { schema, wrapped: false };
+  return { schema: { type: 'object', properties: { value: schema }, required: ['value'] }, wrapped: true };
+}
+
+function toWireToolChoice(choice: ToolChoice, parallel: boolean | undefined): Record<string, unknown> {
+  const base =
+    typeof choice === 'object'
+      ? { type: 'tool', name: choice.name }
+      : { type: choice === 'required' ? 'any' : choice };
+  return parallel === false && base.type !== 'none' ? { ...base, disable_parallel_tool_use: true } : base;
+}
+
+/**
+ * The Messages body. Every system message goes to the top-level `system` field, the only trusted
+ * channel; user and tool-result turns carry everything else. JSON output is a forced tool call.
+ */
+export function toAnthropicBody(
+  request: ModelRequest,
+  options: CallOptions,
+  stream: boolean,
+): Record<string, unknown> {
+  const settings = request.settings ?? {};
+  const system = systemText(request.messages);
+  const body: Record<string, unknown> = {
+    model: options.model,
+    max_tokens: settings.max_tokens ?? defaultMaxTokens,
+    ...(system !== undefined && { system }),
+    messages: toWireMessages(request.messages),
+  };
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.stop && settings.stop.length > 0) body.stop_sequences = settings.stop;
+  const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => ({
+    name: tool.name,
+    ...(tool.description !== undefined && { description: tool.description }),
+    input_schema: tool.input_schema,
+  }));
+  if (request.output) {
+    tools.push({
+      name: jsonToolName,
+      description: 'Answer with the requested JSON value as this tool’s input.',
+      input_schema: jsonToolSchema(request.output.schema).schema,
+    });
+  }
+  if (tools.length > 0) body.tools = tools;
+  if (request.output && tools.length === 1) body.tool_choice = { type: 'tool', name: jsonToolName };
+  else if (request.output) body.tool_choice = { type: 'any' };
+  else if (request.tool_choice !== undefined && tools.length > 0) {
+    body.tool_choice = toWireToolChoice(request.tool_choice, settings.parallel_tool_calls);
+  }
+  if (stream) body.stream = true;
+  return body;
+}

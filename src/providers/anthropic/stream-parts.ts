@@ -1,0 +1,123 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { CallContext } from '../shared/fail';
+import { fail } from '../shared/fail';
+import type { ModelRequest, StreamPart } from '../types';
+import { jsonToolName } from './convert-request';
+import { mapAnthropicStopReason } from './map-finish-reason';
+import { classifyAnthropicError } from './parse-error';
+import { mapAnthropicUsage } from './parse-response';
+import { type AnthropicUsage, anthropicEventSchema } from './wire-schemas';
+
+function parseEvent(event: EventSourceMessage, context: CallContext) {
+  let json: unknown;
+  try {
+    json = JSON.parse(event.data);
+  } catch {
+    throw fail(context, { kind: 'invalid_response', message: 'Anthropic sent an event that is not JSON.' });
+  }
+  const parsed = anthropicEventSchema.safeParse(json);
+  if (!parsed.success) {
+    throw fail(context, { kind: 'invalid_response', message: 'Anthropic sent an event of unknown shape.' });
+  }
+  return { json, event: parsed.data };
+}
+
+/**
+ * Messages SSE events (`message_start` … `message_stop`) as neutral stream parts. The finish comes
+ * only with `message_stop`; an in-band `error` event (for example `overloaded_error` mid-answer) is
+ * classified like the HTTP error of the same type. The forced JSON tool streams as text.
+ */
+export async function* anthropicStreamParts(
+  events: AsyncIterable<EventSourceMessage>,
+  request: ModelRequest,
+  context: CallContext,
+): AsyncGenerator<StreamPart> {
+  let messageId = 'msg';
+  let model: string | undefined;
+  let raw: string | undefined;
+  let usage: AnthropicUsage = {};
+  const jsonBlocks = new Set<number>();
+  let answeredJson = false;
+  for await (const sse of events) {
+    const { json, event } = parseEvent(sse, context);
+    const index = event.index ?? 0;
+    const part = (delta: StreamPart & { type: 'delta' }) => delta;
+    switch (event.type) {
+      case 'message_start':
+        messageId = event.message?.id ?? messageId;
+        model = event.message?.model ?? model;
+        usage = { ...usage, ...event.message?.usage };
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block?.type === 'tool_use' && request.output && block.name === jsonToolName) {
+          jsonBlocks.add(index);
+          answeredJson = true;
+        } else if (block?.type === 'tool_use') {
+          yield part({
+            type: 'delta',
+            delta: {
+              message_id: messageId,
+              index,
+              delta: { type: 'tool_call', id: block.id, name: block.name, args_fragment: '' },
+            },
+          });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const delta = event.delta;
+        if (delta?.type === 'text_delta' && delta.text) {
+          yield part({
+            type: 'delta',
+            delta: { message_id: messageId, index, delta: { type: 'text', text: delta.text } },
+          });
+        } else if (delta?.type === 'input_json_delta' && jsonBlocks.has(index) && delta.partial_json) {
+          yield part({
+            type: 'delta',
+            delta: { message_id: messageId, index, delta: { type: 'text', text: delta.partial_json } },
+          });
+        } else if (delta?.type === 'input_json_delta') {
+          yield part({
+            type: 'delta',
+            delta: {
+              message_id: messageId,
+              index,
+              delta: { type: 'tool_call', args_fragment: delta.partial_json ?? '' },
+            },
+          });
+        } else if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
+          yield part({
+            type: 'delta',
+            delta: {
+              message_id: messageId,
+              index,
+              delta: { type: 'reasoning', text: delta.thinking, signature: delta.signature },
+            },
+          });
+        }
+        break;
+      }
+      case 'message_delta':
+        raw = event.delta?.stop_reason ?? raw;
+        usage = {
+          ...usage,
+          ...Object.fromEntries(Object.entries(event.usage ?? {}).filter(([, v]) => v != null)),
+        };
+        break;
+      case 'message_stop':
+        yield {
+          type: 'finish',
+          finish_reason: answeredJson && raw === 'tool_use' ? 'stop' : mapAnthropicStopReason(raw),
+          raw_finish_reason: raw,
+          usage: mapAnthropicUsage(usage),
+          model,
+        };
+        return;
+      case 'error':
+        throw fail(context, classifyAnthropicError(undefined, json));
+      default:
+        break; // `ping`, `content_block_stop` and future event types carry nothing Valve needs.
+    }
+  }
+}

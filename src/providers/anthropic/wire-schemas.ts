@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+// The Messages API on the wire, loosely. Field names from https://docs.anthropic.com/en/api/messages,
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming and .../api/errors.
+
+export const anthropicUsageSchema = z.looseObject({
+  input_tokens: z.number().int().nullish(),
+  output_tokens: z.number().int().nullish(),
+  cache_creation_input_tokens: z.number().int().nullish(),
+  cache_read_input_tokens: z.number().int().nullish(),
+});
+export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
+
+export const anthropicBlockSchema = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  id: z.string().optional(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+  thinking: z.string().optional(),
+  signature: z.string().optional(),
+  data: z.string().optional(),
+});
+export type AnthropicBlock = z.infer<typeof anthropicBlockSchema>;
+
+export const anthropicResponseSchema = z.looseObject({
+  id: z.string().optional(),
+  model: z.string().optional(),
+  content: z.array(anthropicBlockSchema),
+  stop_reason: z.string().nullish(),
+  usage: anthropicUsageSchema.nullish(),
+});
+
+export const anthropicErrorBodySchema = z.looseObject({
+  error: z.looseObject({
+    type: z.string().nullish(),
+    message: z.string().nullish(),
+    details: z.looseObject({ error_code: z.string().nullish() }).nullish(),
+  }),
+  request_id: z.string().nullish(),
+});
+
+export const anthropicEventSchema = z.looseObject({
+  type: z.string(),
+  index: z.number().int().optional(),
+  message: z
+    .looseObject({
+      id: z.string().optional(),
+      model: z.string().optional(),
+      usage: anthropicUsageSchema.nullish(),
+    })
+    .optional(),
+  content_block: anthropicBlockSchema.optional(),
+  delta: z
+    .looseObject({
+      type: z.string().optional(),
+      text: z.string().optional(),
+      partial_json: z.string().optional(),
+      thinking: z.string().optional(),
+      signature: z.string().optional(),
+      stop_reason: z.string().nullish(),
+    })
+    .optional(),
+  usage: anthropicUsageSchema.nullish(),
+});
+export type AnthropicEvent = z.infer<typeof anthropicEventSchema>;

@@ -1,0 +1,90 @@
+import { messageText, systemText, toolCallsOf } from '../shared/message-text';
+import type { Message, ModelRequest, ToolChoice } from '../types';
+
+interface WireContent {
+  role: 'user' | 'model';
+  parts: Record<string, unknown>[];
+}
+
+function partsOf(message: Message, callNames: Map<string, string>): Record<string, unknown>[] {
+  const text = messageText(message);
+  if (message.role === 'tool') {
+    const name = message.tool ?? callNames.get(message.call_id ?? '') ?? message.call_id ?? 'tool';
+    return [{ functionResponse: { name, response: { content: text } } }];
+  }
+  const parts: Record<string, unknown>[] = text === '' ? [] : [{ text }];
+  for (const call of toolCallsOf(message)) {
+    callNames.set(call.id, call.name);
+    parts.push({ functionCall: { name: call.name, args: call.args } });
+  }
+  return parts;
+}
+
+function toContents(messages: Message[]): WireContent[] {
+  const callNames = new Map<string, string>();
+  const out: WireContent[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const role = message.role === 'assistant' ? 'model' : 'user';
+    const parts = partsOf(message, callNames);
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.parts.push(...parts);
+    else out.push({ role, parts });
+  }
+  return out;
+}
+
+// responseSchema is an OpenAPI 3.0 subset: JSON Schema keywords it rejects are dropped.
+const unsupported = new Set(['$schema', '$id', 'additionalProperties', '$defs', 'definitions', '$comment']);
+
+export function toResponseSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toResponseSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !unsupported.has(key))
+      .map(([key, value]) => [key, toResponseSchema(value)]),
+  );
+}
+
+function toToolConfig(choice: ToolChoice): Record<string, unknown> {
+  if (typeof choice === 'object')
+    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
+  return { functionCallingConfig: { mode: choice === 'required' ? 'ANY' : choice.toUpperCase() } };
+}
+
+/**
+ * The generateContent body. System messages go to `systemInstruction`, the trusted channel; user
+ * and function-response turns carry everything else. JSON output uses `responseMimeType` and
+ * `responseSchema`.
+ */
+export function toGeminiBody(request: ModelRequest): Record<string, unknown> {
+  const settings = request.settings ?? {};
+  const system = systemText(request.messages);
+  const generationConfig: Record<string, unknown> = {};
+  if (settings.max_tokens !== undefined) generationConfig.maxOutputTokens = settings.max_tokens;
+  if (settings.temperature !== undefined) generationConfig.temperature = settings.temperature;
+  if (settings.stop && settings.stop.length > 0) generationConfig.stopSequences = settings.stop;
+  if (request.output) {
+    generationConfig.responseMimeType = 'application/json';
+    generationConfig.responseSchema = toResponseSchema(request.output.schema);
+  }
+  const body: Record<string, unknown> = {
+    ...(system !== undefined && { systemInstruction: { parts: [{ text: system }] } }),
+    contents: toContents(request.messages),
+  };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.name,
+          ...(tool.description !== undefined && { description: tool.description }),
+          parameters: toResponseSchema(tool.input_schema),
+        })),
+      },
+    ];
+    if (request.tool_choice !== undefined) body.toolConfig = toToolConfig(request.tool_choice);
+  }
+  if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+  return body;
+}

@@ -1,0 +1,14 @@
+import type { FinishReason } from '../types';
+
+const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+/**
+ * Gemini's `finishReason` in Valve's terms. Gemini says `STOP` even when it called a function, so a
+ * stop with function calls is `tool_calls`. Unknown or missing is `other`, never `stop`.
+ */
+export function mapGeminiFinishReason(raw: string | null | undefined, calledTools: boolean): FinishReason {
+  if (raw === 'STOP') return calledTools ? 'tool_calls' : 'stop';
+  if (raw === 'MAX_TOKENS') return 'length';
+  if (raw && filtered.has(raw)) return 'content_filter';
+  return 'other';
+}

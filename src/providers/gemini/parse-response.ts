@@ -1,0 +1,99 @@
+import type { CallContext } from '../shared/fail';
+import { fail } from '../shared/fail';
+import type { ContentBlock, ModelRequest, ModelResponse, Usage } from '../types';
+import { mapGeminiFinishReason } from './map-finish-reason';
+import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
+import { geminiResponseSchema } from './wire-schemas';
+
+/**
+ * Gemini usage in Valve's terms. `promptTokenCount` includes cached content; thoughts are billed as
+ * output but not counted in `candidatesTokenCount`, so output is candidates plus thoughts.
+ */
+export function mapGeminiUsage(usage: GeminiUsage | null | undefined): Usage {
+  const thoughts = usage?.thoughtsTokenCount ?? 0;
+  return {
+    input_tokens: usage?.promptTokenCount ?? 0,
+    output_tokens: (usage?.candidatesTokenCount ?? 0) + thoughts,
+    cache_read_tokens: usage?.cachedContentTokenCount ?? 0,
+    reasoning_tokens: thoughts,
+  };
+}
+
+export function readGeminiBody(json: unknown, context: CallContext): GeminiResponse {
+  const parsed = geminiResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: 'Gemini answered with a body of unknown shape.',
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
+  const blocked = parsed.data.promptFeedback?.blockReason;
+  if (blocked) {
+    throw fail(context, {
+      kind: 'content_filter',
+      message: `Gemini blocked the prompt (${blocked}).`,
+      provider_code: blocked,
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
+  return parsed.data;
+}
+
+/** A part as a content block; `thought` parts are reasoning, function calls are tool calls. */
+export function partBlock(part: GeminiPart, index: number): ContentBlock | undefined {
+  if (part.functionCall) {
+    const args = part.functionCall.args;
+    return {
+      type: 'tool_call',
+      id: part.functionCall.id ?? `call_${index}`,
+      name: part.functionCall.name,
+      args:
+        typeof args === 'object' && args !== null && !Array.isArray(args)
+          ? (args as Record<string, unknown>)
+          : {},
+    };
+  }
+  if (part.text === undefined || part.text === '') return undefined;
+  return part.thought ? { type: 'reasoning', text: part.text } : { type: 'text', text: part.text };
+}
+
+/** A generateContent JSON answer as a ModelResponse; JSON output text becomes a `json` block. */
+export function parseGeminiResponse(
+  json: unknown,
+  request: ModelRequest,
+  context: CallContext,
+): ModelResponse {
+  const body = readGeminiBody(json, context);
+  const candidate = body.candidates?.[0];
+  const blocks = (candidate?.content?.parts ?? []).flatMap((part, index) => partBlock(part, index) ?? []);
+  const calledTools = blocks.some((block) => block.type === 'tool_call');
+  const raw = candidate?.finishReason ?? undefined;
+  const finish = mapGeminiFinishReason(raw, calledTools);
+  let content = blocks;
+  if (request.output && !calledTools && finish !== 'content_filter') {
+    const text = blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    try {
+      content = [
+        ...blocks.filter((block) => block.type === 'reasoning'),
+        { type: 'json', value: JSON.parse(text) },
+      ];
+    } catch {
+      throw fail(context, {
+        kind: 'invalid_response',
+        message: `Gemini was asked for JSON and answered with text that does not parse (finish ${raw ?? 'unknown'}).`,
+        dispatch: 'sent',
+        emitted_deltas: false,
+      });
+    }
+  }
+  return {
+    message: { role: 'assistant', content },
+    usage: mapGeminiUsage(body.usageMetadata),
+    finish_reason: finish,
+    raw_finish_reason: raw,
+    model: body.modelVersion ?? undefined,
+  };
+}

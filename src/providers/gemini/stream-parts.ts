@@ -1,0 +1,81 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { CallContext } from '../shared/fail';
+import { fail } from '../shared/fail';
+import type { StreamPart, Usage } from '../types';
+import { mapGeminiFinishReason } from './map-finish-reason';
+import { classifyGeminiError } from './parse-error';
+import { mapGeminiUsage, partBlock, readGeminiBody } from './parse-response';
+
+/**
+ * `streamGenerateContent?alt=sse` events as neutral stream parts. Each event is a whole
+ * GenerateContentResponse; Gemini sends no terminator event, so the stream is complete only when a
+ * candidate carried a `finishReason` before the body ended. A body that ends before that is cut.
+ */
+export async function* geminiStreamParts(
+  events: AsyncIterable<EventSourceMessage>,
+  context: CallContext,
+): AsyncGenerator<StreamPart> {
+  let messageId = 'msg';
+  let model: string | undefined;
+  let raw: string | undefined;
+  let calledTools = false;
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let index = 0;
+  for await (const event of events) {
+    let json: unknown;
+    try {
+      json = JSON.parse(event.data);
+    } catch {
+      throw fail(context, { kind: 'invalid_response', message: 'Gemini sent an event that is not JSON.' });
+    }
+    if (typeof json === 'object' && json !== null && 'error' in json) {
+      throw fail(context, classifyGeminiError(undefined, json));
+    }
+    const body = readGeminiBody(json, context);
+    messageId = body.responseId ?? messageId;
+    model = body.modelVersion ?? model;
+    if (body.usageMetadata) usage = mapGeminiUsage(body.usageMetadata);
+    const candidate = body.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) {
+      const block = partBlock(part, index);
+      if (!block) continue;
+      if (block.type === 'text') {
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index: 0, delta: { type: 'text', text: block.text } },
+        };
+      } else if (block.type === 'reasoning') {
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index: 0, delta: { type: 'reasoning', text: block.text } },
+        };
+      } else if (block.type === 'tool_call') {
+        calledTools = true;
+        index++;
+        yield {
+          type: 'delta',
+          delta: {
+            message_id: messageId,
+            index,
+            delta: {
+              type: 'tool_call',
+              id: block.id,
+              name: block.name,
+              args_fragment: JSON.stringify(block.args),
+            },
+          },
+        };
+      }
+    }
+    if (candidate?.finishReason) raw = candidate.finishReason;
+  }
+  if (raw !== undefined) {
+    yield {
+      type: 'finish',
+      finish_reason: mapGeminiFinishReason(raw, calledTools),
+      raw_finish_reason: raw,
+      usage,
+      model,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import type { CallContext } from '../shared/fail';
+import { fail } from '../shared/fail';
+import { parseToolArguments } from '../shared/message-text';
+import type { ContentBlock, ModelRequest, ModelResponse, ModelWarning, Usage } from '../types';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+import type { OpenAIUsage } from './wire-schemas';
+import { openaiResponseSchema } from './wire-schemas';
+
+/** OpenAI usage in Valve's terms; `prompt_tokens` already includes the cached tokens. */
+export function mapOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
+  return {
+    input_tokens: usage?.prompt_tokens ?? 0,
+    output_tokens: usage?.completion_tokens ?? 0,
+    cache_read_tokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoning_tokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+/** The text of a JSON-output answer as a `json` block; text that is not JSON is an invalid response. */
+export function jsonBlock(text: string, context: CallContext, finish: string | undefined): ContentBlock {
+  try {
+    return { type: 'json', value: JSON.parse(text) };
+  } catch {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: `${context.provider} was asked for JSON and answered with text that does not parse (finish ${finish ?? 'unknown'}).`,
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
+}
+
+/** A Chat Completions JSON answer as a ModelResponse, raw and mapped finish reasons kept. */
+export function parseOpenAIResponse(
+  json: unknown,
+  request: ModelRequest,
+  context: CallContext,
+): ModelResponse {
+  const parsed = openaiResponseSchema.safeParse(json);
+  if (!parsed.success) {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: `${context.provider} answered with a body that is not a chat completion.`,
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
+  const choice = parsed.data.choices[0];
+  const message = choice?.message;
+  const raw = choice?.finish_reason ?? undefined;
+  const content: ContentBlock[] = [];
+  const warnings: ModelWarning[] = [];
+  if (message?.reasoning_content) content.push({ type: 'reasoning', text: message.reasoning_content });
+  const text = message?.content ?? '';
+  if (message?.refusal) {
+    warnings.push({ code: 'model.refusal', message: message.refusal });
+    content.push({ type: 'text', text: message.refusal });
+  } else if (
+    request.output &&
+    text !== '' &&
+    (message?.tool_calls ?? []).length === 0 &&
+    raw !== 'content_filter'
+  ) {
+    content.push(jsonBlock(text, context, raw));
+  } else if (text !== '') {
+    content.push({ type: 'text', text });
+  }
+  for (const call of message?.tool_calls ?? []) {
+    const args = parseToolArguments(call.function.arguments);
+    content.push(
+      args.ok
+        ? { type: 'tool_call', id: call.id, name: call.function.name, args: args.args }
+        : {
+            type: 'invalid_tool_call',
+            id: call.id,
+            name: call.function.name,
+            raw_args: call.function.arguments,
+            error: args.error,
+          },
+    );
+  }
+  return {
+    message: { role: 'assistant', content },
+    usage: mapOpenAIUsage(parsed.data.usage),
+    finish_reason: mapOpenAIFinishReason(raw),
+    raw_finish_reason: raw,
+    ...(warnings.length > 0 && { warnings }),
+    model: parsed.data.model,
+  };
+}

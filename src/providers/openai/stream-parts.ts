@@ -1,0 +1,97 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { CallContext } from '../shared/fail';
+import { fail } from '../shared/fail';
+import type { StreamPart, Usage } from '../types';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+import { classifyOpenAIError } from './parse-error';
+import { mapOpenAIUsage } from './parse-response';
+import { openaiChunkSchema } from './wire-schemas';
+
+function parseData(event: EventSourceMessage, context: CallContext): unknown {
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: `${context.provider} sent a chunk that is not JSON.`,
+    });
+  }
+}
+
+/**
+ * Chat Completions SSE chunks as neutral stream parts. The finish is held until `data: [DONE]`, the
+ * stream's terminator, so that the usage chunk (sent after the finish reason when
+ * `stream_options.include_usage` is set) is reported and a stream cut before `[DONE]` is never
+ * mistaken for a whole answer. In-band `{ "error": … }` chunks are classified like HTTP errors.
+ */
+export async function* openaiStreamParts(
+  events: AsyncIterable<EventSourceMessage>,
+  context: CallContext,
+): AsyncGenerator<StreamPart> {
+  let messageId = 'msg';
+  let model: string | undefined;
+  let raw: string | undefined;
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  for await (const event of events) {
+    if (event.data.trim() === '[DONE]') {
+      yield {
+        type: 'finish',
+        finish_reason: mapOpenAIFinishReason(raw),
+        raw_finish_reason: raw,
+        usage,
+        model,
+      };
+      return;
+    }
+    const json = parseData(event, context);
+    if (typeof json === 'object' && json !== null && 'error' in json) {
+      throw fail(context, classifyOpenAIError(undefined, json));
+    }
+    const chunk = openaiChunkSchema.safeParse(json);
+    if (!chunk.success) {
+      throw fail(context, {
+        kind: 'invalid_response',
+        message: `${context.provider} sent a chunk of unknown shape.`,
+      });
+    }
+    messageId = chunk.data.id ?? messageId;
+    model = chunk.data.model ?? model;
+    if (chunk.data.usage) usage = mapOpenAIUsage(chunk.data.usage);
+    for (const choice of chunk.data.choices) {
+      const index = choice.index ?? 0;
+      const delta = choice.delta;
+      if (delta?.reasoning_content) {
+        yield {
+          type: 'delta',
+          delta: {
+            message_id: messageId,
+            index,
+            delta: { type: 'reasoning', text: delta.reasoning_content },
+          },
+        };
+      }
+      if (delta?.content) {
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index, delta: { type: 'text', text: delta.content } },
+        };
+      }
+      for (const call of delta?.tool_calls ?? []) {
+        yield {
+          type: 'delta',
+          delta: {
+            message_id: messageId,
+            index: call.index,
+            delta: {
+              type: 'tool_call',
+              ...(call.id && { id: call.id }),
+              ...(call.function?.name && { name: call.function.name }),
+              args_fragment: call.function?.arguments ?? '',
+            },
+          },
+        };
+      }
+      if (choice.finish_reason) raw = choice.finish_reason;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { ApiError } from '../../errors';
+import { modelFailure, readModelError } from '../model-error';
+import type { ModelError } from '../types';
+
+/** Which adapter and model a failure belongs to. */
+export interface CallContext {
+  provider: string;
+  model: string;
+}
+
+/** A classified failure of this call, as Valve's one error type (`model.<kind>`). */
+export function fail(context: CallContext, error: Omit<ModelError, 'provider' | 'model'>): ApiError {
+  const fields = Object.entries({ ...error, provider: context.provider, model: context.model }).filter(
+    ([, value]) => value !== undefined,
+  );
+  return modelFailure(Object.fromEntries(fields) as unknown as ModelError);
+}
+
+/** The same failure with some fields replaced (for example the dispatch state once a stream began). */
+export function withFields(error: unknown, fields: Partial<ModelError>): unknown {
+  const modelError = readModelError(error);
+  if (!modelError) return error;
+  return modelFailure({ ...modelError, ...fields });
+}

@@ -1,0 +1,23 @@
+import type { ModelResponse } from '../types';
+import { type CallContext, fail } from './fail';
+
+/**
+ * A provider that blocked or cut its own answer (finish `content_filter`) has not answered: the
+ * failure is `content_filter`, with the raw reason, rather than a partial text presented as complete.
+ */
+export function contentFilterFailure(context: CallContext, raw: string | undefined, emitted: boolean) {
+  return fail(context, {
+    kind: 'content_filter',
+    message: `${context.provider} withheld the answer (${raw ?? 'content_filter'}).`,
+    provider_code: raw,
+    dispatch: emitted ? 'streaming' : 'sent',
+    emitted_deltas: emitted,
+  });
+}
+
+export function unlessFiltered(response: ModelResponse, context: CallContext): ModelResponse {
+  if (response.finish_reason === 'content_filter') {
+    throw contentFilterFailure(context, response.raw_finish_reason, false);
+  }
+  return response;
+}

@@ -1,0 +1,50 @@
+import { readModelError } from '../model-error';
+import type { CallOptions, StreamPart } from '../types';
+import { type CallContext, fail, withFields } from './fail';
+import { contentFilterFailure } from './filtered';
+import { transportFailure } from './send-request';
+
+function carriesContent(part: StreamPart): boolean {
+  if (part.type !== 'delta') return false;
+  const delta = part.delta.delta;
+  if (delta.type === 'text') return delta.text !== '';
+  if (delta.type === 'reasoning') return Boolean(delta.text);
+  return true;
+}
+
+/**
+ * The rules every adapter's stream obeys, in one place: content deltas, then exactly one finish, and
+ * nothing after it. A stream that ends without its provider's terminator is `invalid_response`; a cut
+ * or stalled one is `network` or `timeout`; every failure says `dispatch: 'streaming'` and whether
+ * content had already been emitted, so that the caller never mistakes a partial answer for a whole one.
+ */
+export async function* guardStream(
+  parts: AsyncIterable<StreamPart>,
+  context: CallContext,
+  options: CallOptions,
+): AsyncGenerator<StreamPart> {
+  let emitted = false;
+  let finished = false;
+  try {
+    for await (const part of parts) {
+      if (finished) break;
+      if (part.type === 'finish' && part.finish_reason === 'content_filter') {
+        throw contentFilterFailure(context, part.raw_finish_reason, emitted);
+      }
+      if (part.type === 'finish') finished = true;
+      else if (carriesContent(part)) emitted = true;
+      yield part;
+    }
+  } catch (error) {
+    if (readModelError(error)) throw withFields(error, { dispatch: 'streaming', emitted_deltas: emitted });
+    throw transportFailure(context, error, options.signal, 'streaming', emitted);
+  }
+  if (!finished) {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: `The ${context.provider} stream ended without its terminator; the answer is incomplete.`,
+      dispatch: 'streaming',
+      emitted_deltas: emitted,
+    });
+  }
+}

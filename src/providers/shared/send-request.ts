@@ -1,0 +1,146 @@
+import type { ApiError } from '../../errors';
+import type { CallOptions, ModelError } from '../types';
+import { type CallContext, fail } from './fail';
+import { parseRetryAfterMs } from './retry-after';
+import { IdleTimeoutError, withinIdle } from './timeouts';
+
+/** An upstream answer with a non-2xx status, handed to the provider's classifier. */
+export interface HttpFailure {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** What a provider's classifier decides from a failed answer; the wrapper fills in the rest. */
+export type Classified = Pick<ModelError, 'kind' | 'message'> &
+  Partial<Pick<ModelError, 'provider_code' | 'retry_after_ms'>>;
+
+export interface WireRequest {
+  context: CallContext;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  options: CallOptions;
+  classify: (failure: HttpFailure) => Classified;
+}
+
+const requestIdHeaders = ['x-request-id', 'request-id', 'cf-ray', 'x-goog-request-id'];
+
+function requestIdOf(headers: Headers): string | undefined {
+  for (const name of requestIdHeaders) {
+    const value = headers.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The failure of a call whose request left (or may have left) this worker: deadline, stall or network. */
+export function transportFailure(
+  context: CallContext,
+  error: unknown,
+  signal: AbortSignal,
+  dispatch: ModelError['dispatch'],
+  emitted = false,
+): ApiError {
+  if (error instanceof IdleTimeoutError || signal.aborted) {
+    return fail(context, {
+      kind: 'timeout',
+      message:
+        error instanceof IdleTimeoutError
+          ? `${context.provider} sent nothing for ${error.idleMs} ms.`
+          : `${context.provider} did not finish before the deadline.`,
+      dispatch,
+      emitted_deltas: emitted,
+    });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return fail(context, {
+    kind: 'network',
+    message: `The connection to ${context.provider} failed (${detail}).`,
+    dispatch,
+    emitted_deltas: emitted,
+  });
+}
+
+async function readFailure(response: Response, options: CallOptions): Promise<HttpFailure> {
+  let text = '';
+  try {
+    text = await withinIdle(response.text(), options.signal, options.idleTimeoutMs);
+  } catch {
+    // The status is what matters; a body that cannot be read leaves the classifier the status alone.
+  }
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * POSTs one JSON request and returns the response once its status is 2xx. Every other outcome is
+ * thrown as a classified ModelError carrying `dispatch`, `status`, `retry_after_ms` and `request_id`.
+ */
+export async function sendRequest(request: WireRequest): Promise<Response> {
+  const { context, options } = request;
+  let response: Response;
+  try {
+    response = await withinIdle(
+      options.fetch(request.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...request.headers, ...options.headers },
+        body: JSON.stringify(request.body),
+        signal: options.signal,
+      }),
+      options.signal,
+      options.idleTimeoutMs,
+    );
+  } catch (error) {
+    throw transportFailure(context, error, options.signal, 'sent');
+  }
+  if (response.ok) return response;
+  const failure = await readFailure(response, options);
+  const classified = request.classify(failure);
+  throw fail(context, {
+    ...classified,
+    status: response.status,
+    retry_after_ms: classified.retry_after_ms ?? parseRetryAfterMs(response.headers),
+    request_id: requestIdOf(response.headers),
+    dispatch: 'sent',
+    emitted_deltas: false,
+  });
+}
+
+/** Reads a 2xx JSON body; a cut body is `network`, a body that is not JSON is `invalid_response`. */
+export async function readJson(
+  response: Response,
+  context: CallContext,
+  options: CallOptions,
+): Promise<unknown> {
+  let text: string;
+  try {
+    text = await withinIdle(response.text(), options.signal, options.idleTimeoutMs);
+  } catch (error) {
+    throw transportFailure(context, error, options.signal, 'sent');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: `${context.provider} answered 2xx with a body that is not JSON.`,
+      status: response.status,
+      request_id: requestIdOf(response.headers),
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
+}
+
+/** A configuration problem found before anything was sent (no key, no binding). */
+export function notSent(context: CallContext, kind: ModelError['kind'], message: string): ApiError {
+  return fail(context, { kind, message, dispatch: 'not_sent', emitted_deltas: false });
+}

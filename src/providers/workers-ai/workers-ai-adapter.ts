@@ -1,0 +1,58 @@
+import { type CallContext, fail } from '../shared/fail';
+import { guardStream } from '../shared/guard-stream';
+import { readSse } from '../shared/read-sse';
+import { notSent, transportFailure } from '../shared/send-request';
+import { withinIdle } from '../shared/timeouts';
+import type { CallOptions, ModelAdapter, ModelRequest, StreamPart, WorkersAiBinding } from '../types';
+import { toWorkersAiInputs } from './convert-request';
+import { classifyWorkersAiError } from './parse-error';
+import { parseWorkersAiOutput } from './parse-response';
+import { workersAiStreamParts } from './stream-parts';
+
+function bindingOf(options: CallOptions, context: CallContext): WorkersAiBinding {
+  if (!options.ai)
+    throw notSent(context, 'not_found', 'This worker has no Workers AI binding (`[ai] binding = "AI"`).');
+  return options.ai;
+}
+
+async function run(request: ModelRequest, options: CallOptions, stream: boolean): Promise<unknown> {
+  const context = { provider: 'workers-ai', model: options.model };
+  const ai = bindingOf(options, context);
+  try {
+    return await withinIdle(
+      ai.run(options.model, toWorkersAiInputs(request, stream)),
+      options.signal,
+      options.idleTimeoutMs,
+    );
+  } catch (error) {
+    if (options.signal.aborted || (error instanceof Error && error.name === 'IdleTimeoutError')) {
+      throw transportFailure(context, error, options.signal, 'sent');
+    }
+    throw fail(context, { ...classifyWorkersAiError(error), dispatch: 'sent', emitted_deltas: false });
+  }
+}
+
+/** Workers AI through the `AI` binding, only where the worker has one. */
+export const workersAiAdapter: ModelAdapter = {
+  kind: 'workers-ai',
+  async generate(request, options) {
+    const context = { provider: 'workers-ai', model: options.model };
+    return parseWorkersAiOutput(await run(request, options, false), request, context);
+  },
+  async *stream(request, options): AsyncIterable<StreamPart> {
+    const context = { provider: 'workers-ai', model: options.model };
+    const output = await run(request, options, true);
+    if (!(output instanceof ReadableStream)) {
+      throw fail(context, {
+        kind: 'invalid_response',
+        message: 'Workers AI did not return a stream.',
+        dispatch: 'sent',
+      });
+    }
+    const events = readSse(output as ReadableStream<Uint8Array>, options.signal, options.idleTimeoutMs);
+    yield* guardStream(workersAiStreamParts(events, context), context, options);
+  },
+  toWireBody(request) {
+    return toWorkersAiInputs(request, false);
+  },
+};

@@ -1,0 +1,63 @@
+import type { ReasonResponse } from '../contracts/reason-response';
+import type { Caller } from '../env';
+import { ApiError } from '../errors';
+import type { UsageRecord } from '../storage/usage-records';
+
+interface AttemptLike {
+  provider: string;
+  model: string;
+  costUsd: number;
+}
+
+function fallbacksOf(attempts: readonly AttemptLike[]): number {
+  return Math.max(0, new Set(attempts.map((a) => `${a.provider}/${a.model}`)).size - 1);
+}
+
+/** The usage record of a finished request: model, tokens, cost, outcome — no content. */
+export function usageOfResponse(
+  caller: Caller,
+  response: ReasonResponse,
+  stream: boolean,
+  at: number,
+): UsageRecord {
+  return {
+    tenant: caller.tenant,
+    key: caller.keyId,
+    route: 'POST /v1/reason',
+    model: `${response.model.provider}/${response.model.model}`,
+    input_tokens: response.usage.inputTokens,
+    output_tokens: response.usage.outputTokens,
+    latency_ms: response.latencyMs,
+    outcome: 'ok',
+    fallbacks: fallbacksOf(response.decision.attempts),
+    stream,
+    cost_usd: response.costUsd,
+    created_at: at,
+  };
+}
+
+/** The usage record of a failed request; attempts that were billed before the failure still count. */
+export function usageOfFailure(
+  caller: Caller,
+  error: unknown,
+  latencyMs: number,
+  stream: boolean,
+  at: number,
+): UsageRecord {
+  const details = error instanceof ApiError ? (error.details ?? {}) : {};
+  const attempts = Array.isArray(details.attempts) ? (details.attempts as AttemptLike[]) : [];
+  return {
+    tenant: caller.tenant,
+    key: caller.keyId,
+    route: 'POST /v1/reason',
+    model: 'none',
+    input_tokens: 0,
+    output_tokens: 0,
+    latency_ms: latencyMs,
+    outcome: error instanceof ApiError ? error.code : 'internal.error',
+    fallbacks: fallbacksOf(attempts),
+    stream,
+    cost_usd: attempts.reduce((sum, a) => sum + (typeof a.costUsd === 'number' ? a.costUsd : 0), 0),
+    created_at: at,
+  };
+}

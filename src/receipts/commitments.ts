@@ -1,0 +1,85 @@
+import { encodeBase64Url } from './base64';
+import { type Bytes, concatBytes, timingSafeEqual, utf8 } from './bytes';
+import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
+import { canonicalJson, type JsonValue } from './jcs';
+import { uuidToBytes } from './uuid';
+
+// Exactly receipts.md "Commitments (exact bytes)":
+//   S   = UTF8(receiptSalt)
+//   K_f = HKDF-SHA256(IKM = S, salt = "valve-receipt/v1/kdf", info = "valve-receipt/v1/field" || 0x00 || rid16 || UTF8(f), L = 32)
+//   C_f = HMAC-SHA256(K_f, "valve-receipt/v1/commit" || 0x00 || UTF8(f) || 0x00 || UTF8(JCS(value_f)))
+// The salt only ever enters HKDF as input key material, never an HMAC key or HKDF salt slot.
+
+export const RECEIPT_FIELDS_V1 = [
+  'req.task',
+  'req.instructions',
+  'req.context',
+  'req.conversation',
+  'req.tools',
+  'req.output',
+  'req.modelPolicy',
+  'res.output',
+  'res.toolCalls',
+  'res.meta',
+  'dec.model',
+  'dec.trace',
+] as const;
+
+export type ReceiptField = (typeof RECEIPT_FIELDS_V1)[number];
+/** Field values to commit; an absent field commits to JSON null. */
+export type FieldValues = Partial<Record<ReceiptField, JsonValue>>;
+/** base64url(C_f) for every v1 field. */
+export type Commitments = Record<ReceiptField, string>;
+
+const KDF_SALT = utf8('valve-receipt/v1/kdf');
+const FIELD_INFO = utf8('valve-receipt/v1/field');
+const REPLAY_INFO = utf8('valve-receipt/v1/replay');
+const COMMIT_LABEL = utf8('valve-receipt/v1/commit');
+const ZERO = new Uint8Array([0]);
+
+export function isReceiptField(name: string): name is ReceiptField {
+  return (RECEIPT_FIELDS_V1 as readonly string[]).includes(name);
+}
+
+/** A fresh Valve-generated salt: 32 random bytes as base64url (43 characters). */
+export function generateReceiptSalt(): string {
+  return encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** K_f: handing it to an auditor opens field `field` of receipt `rid` and nothing else. */
+export async function deriveFieldKey(salt: string, rid: string, field: ReceiptField): Promise<Bytes> {
+  const info = concatBytes(FIELD_INFO, ZERO, uuidToBytes(rid), utf8(field));
+  return hkdfSha256(utf8(salt), KDF_SALT, info, 32);
+}
+
+/** C_f under a field key. */
+export function commitField(fieldKey: Bytes, field: ReceiptField, value: JsonValue): Promise<Bytes> {
+  const message = concatBytes(COMMIT_LABEL, ZERO, utf8(field), ZERO, utf8(canonicalJson(value)));
+  return hmacSha256(fieldKey, message);
+}
+
+/** The `cmt` member of a receipt body: every v1 field, in the v1 order. */
+export async function commitAll(salt: string, rid: string, values: FieldValues): Promise<Commitments> {
+  const entries = await Promise.all(
+    RECEIPT_FIELDS_V1.map(async (field) => {
+      const key = await deriveFieldKey(salt, rid, field);
+      return [field, encodeBase64Url(await commitField(key, field, values[field] ?? null))] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Commitments;
+}
+
+/** Whether `value` opens the commitment C_f (base64url), compared in constant time. */
+export async function matchesCommitment(
+  commitment: Uint8Array,
+  fieldKey: Bytes,
+  field: ReceiptField,
+  value: JsonValue,
+): Promise<boolean> {
+  return timingSafeEqual(await commitField(fieldKey, field, value), commitment);
+}
+
+/** The 32-byte replay key, HKDF(S, "valve-receipt/v1/kdf", "valve-receipt/v1/replay" || 0x00 || rid16). */
+export async function deriveReplayKey(salt: string, rid: string): Promise<Bytes> {
+  return hkdfSha256(utf8(salt), KDF_SALT, concatBytes(REPLAY_INFO, ZERO, uuidToBytes(rid)), 32);
+}

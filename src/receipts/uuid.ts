@@ -1,0 +1,18 @@
+import type { Bytes } from './bytes';
+
+// Receipt ids are RFC 4122 UUIDs in lowercase canonical form (api.md), so the text and its 16 bytes
+// (rid16, which the commitments bind) correspond one to one.
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isCanonicalUuid(text: string): boolean {
+  return CANONICAL_UUID.test(text);
+}
+
+/** The 16 bytes of a lowercase canonical UUID; anything else is a caller's bug and throws. */
+export function uuidToBytes(uuid: string): Bytes {
+  if (!isCanonicalUuid(uuid)) throw new TypeError('receipt id is not a lowercase canonical UUID');
+  const hex = uuid.replace(/-/g, '');
+  const bytes = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}

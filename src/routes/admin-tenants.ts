@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import { recordAudit } from '../audit/record-audit';
+import { budgetChangeSchema, tenantSchema } from '../contracts/operator-bodies';
+import type { AppEnv } from '../env';
+import { requireJson, validationError, validJson } from '../middleware/json-body';
+import { requireAdmin } from '../middleware/require-admin';
+
+function tenantParam(value: string): string {
+  const result = tenantSchema.safeParse(value);
+  if (!result.success)
+    throw validationError({ issues: result.error.issues.map((i) => ({ ...i, path: ['tenant'] })) });
+  return result.data;
+}
+
+export const adminTenantRoutes = new Hono<AppEnv>()
+  .use('*', requireAdmin)
+  .get('/tenants/:tenant/budget', async (c) => {
+    const tenant = tenantParam(c.req.param('tenant'));
+    const status = await c.env.TENANT_BUDGET.getByName(tenant).status();
+    return c.json({ tenant, ...status });
+  })
+  .put('/tenants/:tenant/budget', requireJson, validJson(budgetChangeSchema), async (c) => {
+    const tenant = tenantParam(c.req.param('tenant'));
+    const { monthlyCapUsd } = c.req.valid('json');
+    const status = await c.env.TENANT_BUDGET.getByName(tenant).setCap(monthlyCapUsd);
+    await recordAudit(c.env, {
+      action: 'budget.changed',
+      actor: 'admin',
+      subject: tenant,
+      outcome: 'ok',
+      details: { monthlyCapUsd },
+    });
+    return c.json({ tenant, ...status });
+  });

@@ -1,0 +1,101 @@
+// The usage_records table: one seed-000 UsageRecord per request, no content.
+
+export interface UsageRecord {
+  tenant: string;
+  key: string | null;
+  route: string;
+  /** `provider/model` that answered, or `none` when no model did. */
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  latency_ms: number;
+  /** `ok`, or the error code the caller received. */
+  outcome: string;
+  fallbacks: number;
+  stream: boolean;
+  cost_usd: number;
+  created_at: number;
+}
+
+export async function insertUsageRecord(db: D1Database, record: UsageRecord): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO usage_records (tenant, key_id, route, model, input_tokens, output_tokens, latency_ms, outcome, fallbacks, stream, cost_usd, created_at, day)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      record.tenant,
+      record.key,
+      record.route,
+      record.model,
+      record.input_tokens,
+      record.output_tokens,
+      Math.round(record.latency_ms),
+      record.outcome,
+      record.fallbacks,
+      record.stream ? 1 : 0,
+      record.cost_usd,
+      record.created_at,
+      new Date(record.created_at).toISOString().slice(0, 10),
+    )
+    .run();
+}
+
+export type UsageGroup = 'model' | 'day';
+
+export interface UsageRow {
+  day?: string;
+  model?: string;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  avgLatencyMs: number;
+  fallbacks: number;
+}
+
+interface RawUsageRow {
+  day?: string;
+  model?: string;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  avg_latency_ms: number;
+  fallbacks: number;
+}
+
+/** Usage of one tenant between two days (inclusive), aggregated by the chosen columns. */
+export async function aggregateUsage(
+  db: D1Database,
+  query: { tenant: string; from: string; to: string; groupBy: UsageGroup[] },
+): Promise<UsageRow[]> {
+  // The group columns come from a closed list, never from the caller's text.
+  const columns = query.groupBy.map((group) => (group === 'day' ? 'day' : 'model'));
+  const select = columns.length > 0 ? `${columns.join(', ')}, ` : '';
+  const groupBy = columns.length > 0 ? `GROUP BY ${columns.join(', ')} ORDER BY ${columns.join(', ')}` : '';
+  const { results } = await db
+    .prepare(
+      `SELECT ${select}COUNT(*) AS requests, SUM(outcome != 'ok') AS errors, SUM(input_tokens) AS input_tokens,
+              SUM(output_tokens) AS output_tokens, SUM(cost_usd) AS cost_usd, AVG(latency_ms) AS avg_latency_ms,
+              SUM(fallbacks) AS fallbacks
+       FROM usage_records WHERE tenant = ? AND day >= ? AND day <= ? ${groupBy}`,
+    )
+    .bind(query.tenant, query.from, query.to)
+    .all<RawUsageRow>();
+  return results
+    .filter((row) => row.requests > 0)
+    .map((row) => ({
+      ...(row.day === undefined ? {} : { day: row.day }),
+      ...(row.model === undefined ? {} : { model: row.model }),
+      requests: row.requests,
+      errors: row.errors,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      costUsd: row.cost_usd,
+      avgLatencyMs: Math.round(row.avg_latency_ms),
+      fallbacks: row.fallbacks,
+    }));
+}

@@ -1,0 +1,62 @@
+import type { ReasonResponse } from '../contracts/reason-response';
+import type { ErrorObject } from '../errors';
+
+// The events of Valve's stream (api.md); tool-call events carry exactly the fields of seed `002`.
+
+export interface ToolCallStarted {
+  type: 'response.tool_call.started';
+  index: number;
+  item_id: string;
+  call_id: string;
+  name: string;
+}
+
+export interface ToolCallDelta {
+  type: 'response.tool_call.delta';
+  index: number;
+  item_id: string;
+  call_id: string;
+  arguments_delta: string;
+}
+
+export interface ToolCallCompleted {
+  type: 'response.tool_call.completed';
+  index: number;
+  item_id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ToolCallError {
+  type: 'response.tool_call.error';
+  index: number;
+  item_id: string;
+  call_id: string;
+  error: { type: string; code: string; message: string };
+}
+
+export type ToolCallEvent = ToolCallStarted | ToolCallDelta | ToolCallCompleted | ToolCallError;
+
+export interface PartialUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type StreamEvent =
+  | {
+      type: 'response.created';
+      receiptId: string;
+      model: { provider: string; model: string; region: string };
+    }
+  | { type: 'response.output_text.delta'; delta: string }
+  | ToolCallEvent
+  | { type: 'response.completed'; response: ReasonResponse }
+  | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }
+  | { type: 'response.cancelled'; reason: 'deadline' | 'budget'; response: ReasonResponse };
+
+export const terminalEventTypes = ['response.completed', 'response.error', 'response.cancelled'] as const;
+
+export function isTerminal(event: StreamEvent): boolean {
+  return (terminalEventTypes as readonly string[]).includes(event.type);
+}
