@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageLevelSchema } from '../contracts/reason-request';
+import { messageLevelSchema, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../providers/types';
 
 // The model catalog (policy.md): providers and the models they serve, validated on load.
@@ -69,6 +69,8 @@ export const catalogModelSchema = z.strictObject({
   }),
   /** The most sensitive privacy level the operator allows to be sent to this model. */
   maxPrivacy: messageLevelSchema,
+  /** The rendering mode this model reads best (trust.md); default `tags`. */
+  promptMode: z.enum(promptModes).optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */
   source: z.string().optional(),

@@ -6,11 +6,16 @@ import { createBudget } from '../policy/budget';
 import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
 import type { HealthView, PlannedAttempt } from '../policy/plan-types';
+import { chooseMode } from '../prompt/choose-mode';
+import { drawNonce, promptInputs } from '../prompt/draw-nonce';
+import { lintInstructions } from '../prompt/lint-instructions';
 import { renderPrompt } from '../prompt/render-prompt';
+import type { Message } from '../providers/types';
 import { buildOutput } from './build-output';
 import { callAttempts } from './call-attempts';
 import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
+import { keepModelsThatRead } from './keep-models-that-read';
 
 /** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
 export interface Admission {
@@ -19,7 +24,10 @@ export interface Admission {
 }
 
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
-export type IssueReceipt = (request: ReasonRequest, response: ReasonResponse) => Promise<ReasonResponse['receipt']>;
+export type IssueReceipt = (
+  request: ReasonRequest,
+  response: ReasonResponse,
+) => Promise<ReasonResponse['receipt']>;
 
 export interface ReasonDeps {
   catalog: Catalog;
@@ -45,18 +53,34 @@ export interface ReasonDeps {
 /** The request pipeline: render → plan → call, retry, fail over → check → response. */
 export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<ReasonResponse> {
   const receiptId = request.receiptId ?? crypto.randomUUID();
-  const prompt = renderPrompt(request, { nonce: deps.randomHex(16), canary: deps.randomHex(8) });
-  const needs = deriveNeeds(request, prompt.messages);
+  lintInstructions(request.instructions);
+  const inputs = promptInputs(request);
+  const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
+  const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
   const budget = createBudget(policy, deps.startedAt);
-  const plan = planRequest({
-    policy,
-    needs,
-    catalog: deps.catalog,
-    notConfigured: deps.notConfigured,
-    health: deps.health,
-    left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
-  });
+  const planFor = (messages: Message[]) =>
+    planRequest({
+      policy,
+      needs: deriveNeeds(request, messages),
+      catalog: deps.catalog,
+      notConfigured: deps.notConfigured,
+      health: deps.health,
+      left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
+    });
+  // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
+  // and plan once more when the first model's catalog entry asks for another mode.
+  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags' });
+  let plan = planFor(prompt.messages);
+  const mode = chooseMode(
+    override,
+    plan.attempts.map((attempt) => attempt.entry),
+  );
+  if (mode !== prompt.mode) {
+    prompt = renderPrompt(request, { ...secrets, mode });
+    plan = planFor(prompt.messages);
+  }
+  plan = keepModelsThatRead(plan, mode);
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
@@ -112,7 +136,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     await admission?.settle(budget.spentUsd);
   }
   const response = result.value;
-  const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
+  const { output, toolCalls, warnings } = buildOutput(request, response, prompt);
   const usage = response.usage;
   const answer: ReasonResponse = {
     receiptId,
@@ -130,7 +154,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     costUsd: budget.spentUsd,
     latencyMs: Math.max(0, Math.round(deps.now() - deps.startedAt)),
     decision: decisionOf(plan, result.attempts, budget),
-    warnings: [...prompt.warnings, ...(response.warnings ?? [])],
+    warnings: [...prompt.warnings, ...(response.warnings ?? []), ...warnings],
   };
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
   if (deps.issueReceipt) answer.receipt = await deps.issueReceipt(request, answer);

@@ -24,7 +24,7 @@ export const reasonRoutes = new Hono<AppEnv>().post(
   requireJson,
   validJson(reasonRequestSchema),
   async (c) => {
-    const startedAt = performance.now();
+    const startedAt = c.var.arrivedAt ?? performance.now();
     const arrivedAt = Date.now();
     const caller = c.var.caller;
     const env = c.env as unknown as Record<string, unknown>;
