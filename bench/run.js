@@ -133,6 +133,7 @@ async function main() {
     ],
     { cwd: root, timeoutMs: 90_000, env: { ...process.env, ...(state === 'shm' && { TMPDIR: '/dev/shm' }) } },
   );
+  valveStart.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const peer = await peerStart;
   if (peer) cleanups.push(peer.stop);
   const valve = await valveStart;
