@@ -110,7 +110,9 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
         Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
       )
     : undefined;
-  if (admission) budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  if (admission && Number.isFinite(admission.budgetUsd)) {
+    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  }
   let result: Awaited<ReturnType<typeof callAttempts>>;
   try {
     result = await callAttempts(

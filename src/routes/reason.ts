@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
 import { readHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
+import { admitToBudget } from '../limits/admit-to-budget';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
@@ -12,7 +12,7 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import { abortableSleep } from '../providers/abortable-sleep';
 import { randomHex } from '../random-token';
-import { type Admission, runReason } from '../reason/run-reason';
+import { runReason } from '../reason/run-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
 import { insertUsageRecord } from '../storage/usage-records';
 import { runInBackground } from './run-in-background';
@@ -31,23 +31,7 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     const catalog = loadCatalog(c.env.VALVE_CATALOG);
     const health = healthStubOf(c.env);
     const observations: Observation[] = [];
-    const admit = async (wantedUsd: number, minimumUsd: number): Promise<Admission> => {
-      const budget = c.env.TENANT_BUDGET.getByName(caller.tenant);
-      const reservation = await budget.reserve(wantedUsd, minimumUsd);
-      if (!reservation.ok) {
-        throw new ApiError('limit.budget_exhausted', 'The tenant’s monthly spend cap is reached.', {
-          details: {
-            capUsd: reservation.capUsd,
-            spentUsd: reservation.spentUsd,
-            reservedUsd: reservation.reservedUsd,
-          },
-        });
-      }
-      return {
-        budgetUsd: reservation.amountUsd,
-        settle: (actualUsd) => budget.settle(reservation.id, actualUsd),
-      };
-    };
+    const admit = admitToBudget(c.env, caller.tenant);
     try {
       const response = await runReason(c.req.valid('json'), {
         catalog,

@@ -99,3 +99,13 @@ export async function aggregateUsage(
       fallbacks: row.fallbacks,
     }));
 }
+
+/** What a tenant spent since the start of the month (UTC), from its usage records. */
+export async function monthSpend(db: D1Database, tenant: string, now: number): Promise<number> {
+  const firstDay = `${new Date(now).toISOString().slice(0, 7)}-01`;
+  const row = await db
+    .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spent FROM usage_records WHERE tenant = ? AND day >= ?')
+    .bind(tenant, firstDay)
+    .first<{ spent: number }>();
+  return row?.spent ?? 0;
+}
