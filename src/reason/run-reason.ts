@@ -19,7 +19,10 @@ export interface Admission {
 }
 
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
-export type IssueReceipt = (request: ReasonRequest, response: ReasonResponse) => Promise<ReasonResponse['receipt']>;
+export type IssueReceipt = (
+  request: ReasonRequest,
+  response: ReasonResponse,
+) => Promise<ReasonResponse['receipt']>;
 
 export interface ReasonDeps {
   catalog: Catalog;
@@ -29,6 +32,8 @@ export interface ReasonDeps {
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
   notConfigured: (provider: CatalogProvider) => string | undefined;
   secret: (name: string) => string | undefined;
+  /** A Worker binding by name (Workers AI), or undefined when absent. */
+  binding?: (name: string) => unknown;
   fetch: typeof fetch;
   now: () => number;
   startedAt: number;
@@ -99,6 +104,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       },
       {
         secret: deps.secret,
+        binding: deps.binding,
         fetch: deps.fetch,
         now: deps.now,
         sleep: deps.sleep,
