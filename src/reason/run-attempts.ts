@@ -232,9 +232,15 @@ export async function runAttempts<T>(
         return { value: result.value, attempt, usage: result.usage, attempts: trace };
       } catch (thrown) {
         release.abort();
-        const error = readModelError(thrown);
-        if (!error || !(thrown instanceof ApiError)) throw thrown;
-        lastError = thrown;
+        const adapterError = readModelError(thrown);
+        if (!adapterError || !(thrown instanceof ApiError)) throw thrown;
+        // Adapters know their wire format (`openai`), not the catalog's name for the provider.
+        const error: ModelError = { ...adapterError, provider: attempt.provider, model: attempt.model };
+        lastError = new ApiError(thrown.code, thrown.message, {
+          details: { ...(thrown.details ?? {}), provider: attempt.provider, model: attempt.model },
+          headers: thrown.headers,
+          cause: thrown,
+        });
         const costUsd = billedOnFailure(error, thrown.details, limits.worstCaseUsd);
         budget.spentUsd += costUsd;
         const decision = decideRetry(error, {
@@ -265,7 +271,7 @@ export async function runAttempts<T>(
           errorKind: error.kind,
           openProviderCircuit,
         });
-        if (decision.action === 'stop') return fail(thrown);
+        if (decision.action === 'stop') return fail(lastError);
         if (decision.action === 'retry') {
           const wait = AbortSignal.timeout(timerMs(budgetLeft(budget, deps.now()).timeMs));
           await deps.sleep(decision.delayMs, wait).catch(() => undefined);
