@@ -46,7 +46,8 @@ function expectCutForSilence(result: ReasonResult, primary: string) {
   expect(cut?.usage).toBeUndefined();
 }
 
-describe('silence, JSON path', () => {
+// Lanes are independent, so these run side by side: the file takes one idle limit, not four.
+describe.concurrent('silence, JSON path', () => {
   it('accepted but never answered: cut at the idle limit, tried once, the backup answers in time', async () => {
     const lane = lanes.hang;
     scriptLane(harness, lane, [{ type: 'hang' }]);
