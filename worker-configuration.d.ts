@@ -12,6 +12,8 @@ declare namespace Cloudflare {
 		VALVE_CATALOG: string;
 		MAX_BODY_BYTES: string;
 		DEFAULT_RATE_LIMIT_PER_MINUTE: string;
+		CIRCUIT_COOLDOWN_MS: string;
+		PROVIDER_CIRCUIT_COOLDOWN_MS: string;
 		ADMIN_TOKEN: string;
 		RECEIPT_SIGNING_KEY: string;
 		LOG_SIGNING_KEY: string;
@@ -27,7 +29,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "CIRCUIT_COOLDOWN_MS" | "PROVIDER_CIRCUIT_COOLDOWN_MS" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
 }
 
 // Begin runtime types

@@ -37,6 +37,8 @@ export interface ReasonDeps {
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
   notConfigured: (provider: CatalogProvider) => string | undefined;
   secret: (name: string) => string | undefined;
+  /** A Worker binding by name (Workers AI), or undefined when absent. */
+  binding?: (name: string) => unknown;
   fetch: typeof fetch;
   now: () => number;
   startedAt: number;
@@ -125,6 +127,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       },
       {
         secret: deps.secret,
+        binding: deps.binding,
         fetch: deps.fetch,
         now: deps.now,
         sleep: deps.sleep,

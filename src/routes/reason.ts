@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
-import { readHealth, viewOrNone } from '../health/health-client';
+import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
@@ -32,18 +32,20 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     const health = healthStubOf(c.env);
     const observations: Observation[] = [];
     const admit = admitToBudget(c.env, caller.tenant);
+    const view = viewOrNone(await readHealth(health, Date.now()), Date.now());
     try {
       const response = await runReason(c.req.valid('json'), {
         catalog,
         notConfigured: configuredProviders(catalog, (name) => env[name]),
         secret: (name) =>
           typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined,
+        binding: (name) => env[name],
         fetch: (input, init) => fetch(input, init),
         now: () => performance.now(),
         startedAt,
         randomHex,
         admit,
-        health: viewOrNone(await readHealth(health, Date.now())),
+        health: view,
         claimProbe: async (attempt) => {
           try {
             return await health.claimProbe(attempt.provider, attempt.model);
@@ -67,7 +69,14 @@ export const reasonRoutes = new Hono<AppEnv>().post(
       );
       throw error;
     } finally {
-      if (observations.length > 0) runInBackground(c, async () => health.record(observations));
+      // A failure, or the success of a model whose circuit was not closed, may move a circuit.
+      const movesCircuit = observations.some(
+        (o) =>
+          !o.ok ||
+          view.circuit(o.provider, o.model) !== 'closed' ||
+          view.circuit(o.provider, '*') !== 'closed',
+      );
+      if (observations.length > 0) runInBackground(c, () => recordHealth(health, observations, movesCircuit));
     }
   },
 );
