@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { writeHealth, writeUsage } from '../background/write-behind';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
@@ -14,7 +15,6 @@ import { abortableSleep } from '../providers/abortable-sleep';
 import { randomHex } from '../random-token';
 import { runReason } from '../reason/run-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
-import { insertUsageRecord } from '../storage/usage-records';
 import { runInBackground } from './run-in-background';
 
 export const reasonRoutes = new Hono<AppEnv>().post(
@@ -58,14 +58,12 @@ export const reasonRoutes = new Hono<AppEnv>().post(
         random: Math.random,
       });
       // Usage and health are written after the answer, off the response path.
-      runInBackground(c, () =>
-        insertUsageRecord(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)),
-      );
+      runInBackground(c, () => writeUsage(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)));
       return c.json(response);
     } catch (error) {
       const latencyMs = performance.now() - startedAt;
       runInBackground(c, () =>
-        insertUsageRecord(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
+        writeUsage(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
       );
       throw error;
     } finally {
@@ -76,7 +74,13 @@ export const reasonRoutes = new Hono<AppEnv>().post(
           view.circuit(o.provider, o.model) !== 'closed' ||
           view.circuit(o.provider, '*') !== 'closed',
       );
-      if (observations.length > 0) runInBackground(c, () => recordHealth(health, observations, movesCircuit));
+      if (observations.length > 0) {
+        runInBackground(c, () =>
+          movesCircuit
+            ? recordHealth(health, observations, true)
+            : writeHealth(c.env.MODEL_HEALTH, health, observations),
+        );
+      }
     }
   },
 );
