@@ -2,14 +2,16 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { ModelResponse } from '../providers/types';
+import { checkToolCall, type InvalidToolCall } from './check-tool-call';
 
 /** The caller-facing output and tool calls of a model's answer. */
 export function buildOutput(
   request: ReasonRequest,
   response: ModelResponse,
   tainted: boolean,
-): { output: ReasonOutput; toolCalls: ToolCall[] } {
+): { output: ReasonOutput; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[] } {
   const toolCalls: ToolCall[] = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
   let text = '';
   let value: unknown;
   let hasValue = false;
@@ -18,11 +20,15 @@ export function buildOutput(
     else if (block.type === 'json') {
       value = block.value;
       hasValue = true;
-    } else if (block.type === 'tool_call') {
-      toolCalls.push({ id: block.id, name: block.name, arguments: block.args, tainted });
+    } else if (block.type === 'tool_call' || block.type === 'invalid_tool_call') {
+      // Listed tool, arguments a JSON object valid against its inputSchema, approval when tainted (check-tool-call).
+      const check = checkToolCall(request, toolCallInput(block), tainted);
+      if (check.ok) toolCalls.push(check.call);
+      else invalidToolCalls.push(check.invalid);
     }
   }
-  if (request.output?.format !== 'json') return { output: { format: 'text', text }, toolCalls };
+  if (request.output?.format !== 'json')
+    return { output: { format: 'text', text }, toolCalls, invalidToolCalls };
   if (!hasValue && toolCalls.length === 0) {
     try {
       value = JSON.parse(text);
@@ -32,5 +38,17 @@ export function buildOutput(
       });
     }
   }
-  return { output: { format: 'json', value: hasValue || toolCalls.length === 0 ? value : null }, toolCalls };
+  return {
+    output: { format: 'json', value: hasValue || toolCalls.length === 0 ? value : null },
+    toolCalls,
+    invalidToolCalls,
+  };
+}
+
+function toolCallInput(
+  block: Extract<ModelResponse['message']['content'][number], { type: 'tool_call' | 'invalid_tool_call' }>,
+) {
+  return block.type === 'tool_call'
+    ? { id: block.id, name: block.name, args: block.args, rawArgs: JSON.stringify(block.args) }
+    : { id: block.id, name: block.name, rawArgs: block.raw_args };
 }

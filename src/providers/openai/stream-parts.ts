@@ -32,6 +32,7 @@ export async function* openaiStreamParts(
   let model: string | undefined;
   let raw: string | undefined;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let refusal = '';
   for await (const event of events) {
     if (event.data.trim() === '[DONE]') {
       yield {
@@ -40,6 +41,8 @@ export async function* openaiStreamParts(
         raw_finish_reason: raw,
         usage,
         model,
+        // As in the JSON answer: a refusal is the answer's text, and a `model.refusal` warning.
+        ...(refusal !== '' && { warnings: [{ code: 'model.refusal', message: refusal }] }),
       };
       return;
     }
@@ -68,6 +71,13 @@ export async function* openaiStreamParts(
             index,
             delta: { type: 'reasoning', text: delta.reasoning_content },
           },
+        };
+      }
+      if (delta?.refusal) {
+        refusal += delta.refusal;
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index, delta: { type: 'text', text: delta.refusal } },
         };
       }
       if (delta?.content) {
