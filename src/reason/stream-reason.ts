@@ -204,13 +204,13 @@ async function streamAttempt(
       return { value, usage: value.usage, costUsd: costOf(value.usage, attempt.entry), ttftMs };
     }
     ttftMs ??= deps.now() - began;
-    assembler.add(part.delta);
-    if (budgetBound && assembler.outputTokens() > maxTokens) {
-      // The provider did not stop at max_tokens: Valve stops it, within the caller's money.
+    if (budgetBound && assembler.outputTokens(part.delta) > maxTokens) {
+      // The provider did not stop at max_tokens: Valve stops it before the delta the money cannot pay for.
       upstream.abort();
       const value: Streamed = { ...assembler.partial('length', needs.inputTokens), cancelled: 'budget' };
       return { value, usage: value.usage, costUsd: costOf(value.usage, attempt.entry), ttftMs };
     }
+    assembler.add(part.delta);
   }
   throw modelFailure({
     kind: 'invalid_response',

@@ -117,9 +117,11 @@ export class StreamAssembler {
     }
   }
 
-  /** An estimate of the output tokens generated so far (text, reasoning and arguments). */
-  outputTokens(): number {
-    return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join(''));
+  /** An estimate of the output tokens generated so far (text, reasoning and arguments), plus `next`'s. */
+  outputTokens(next?: MessageDelta): number {
+    const delta = next?.delta;
+    const extra = delta?.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta?.text ?? '');
+    return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join('') + extra);
   }
 
   private start(call: Call, buffered: string): void {
