@@ -204,6 +204,7 @@ export const simAdapter: ModelAdapter = {
       raw_finish_reason: response.raw_finish_reason,
       usage: response.usage,
       model: options.model,
+      warnings: response.warnings,
     };
   },
 };
