@@ -4,6 +4,7 @@ import type { Plan } from '../policy/plan-types';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import type { ModelRequest, ModelResponse } from '../providers/types';
+import { forModel } from './check-output';
 import { type AttemptsOutcome, type LoopDeps, runAttempts } from './run-attempts';
 
 export interface CallDeps extends LoopDeps {
@@ -36,7 +37,7 @@ export function callAttempts(
         });
       }
       const response = await adapter.generate(
-        { ...request, settings: { ...request.settings, max_tokens: maxTokens } },
+        { ...forModel(request, attempt.entry), settings: { ...request.settings, max_tokens: maxTokens } },
         {
           model: attempt.model,
           signal,

@@ -1,5 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { ApiError } from '../errors';
+import type { CatalogModel } from '../policy/catalog';
 import type { ModelRequest, ModelResponse } from '../providers/types';
 import { checkAgainstSchema, describeIssues, type SchemaIssue } from './check-json';
 import { decisionOf } from './decision-of';
@@ -104,4 +105,13 @@ export async function callWithRepair<R extends ModelResponse>(
       },
     },
   );
+}
+
+/** The request for one attempt: JSON output by the model's own means, as its catalog entry says. */
+export function forModel(request: ModelRequest, entry: CatalogModel): ModelRequest {
+  if (!request.output) return request;
+  return {
+    ...request,
+    output: { ...request.output, strategy: entry.capabilities.json === 'tool' ? 'tool' : 'native' },
+  };
 }

@@ -9,7 +9,7 @@ import { EventQueue } from '../streaming/event-queue';
 import { StreamAssembler } from '../streaming/stream-assembler';
 import { isTerminal, type StreamEvent } from '../streaming/stream-events';
 import { answerOf } from './answer-of';
-import { callWithRepair } from './check-output';
+import { callWithRepair, forModel } from './check-output';
 import { callDepsOf, type PreparedReason, type ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
 
@@ -187,7 +187,10 @@ async function streamAttempt(
   const began = deps.now();
   let ttftMs: number | undefined;
   const parts = adapter.stream(
-    { ...modelRequest, settings: { ...modelRequest.settings, max_tokens: maxTokens } },
+    {
+      ...forModel(modelRequest, attempt.entry),
+      settings: { ...modelRequest.settings, max_tokens: maxTokens },
+    },
     {
       model: attempt.model,
       signal: AbortSignal.any([input.signal, options.signal, upstream.signal]),
