@@ -95,6 +95,19 @@ export const decisionSchema = z.strictObject({
     z.strictObject({ provider: z.string(), model: z.string(), reason: z.string(), detail: z.string() }),
   ),
   attempts: z.array(decisionAttemptSchema),
+  /** Tool calls not handed over as runnable (seed `000` invalid_tool_call, see reason/check-tool-call.ts). */
+  invalidToolCalls: z
+    .array(
+      z.strictObject({
+        type: z.literal('invalid_tool_call'),
+        id: z.string(),
+        name: z.string().optional(),
+        raw_args: z.string(),
+        error: z.string(),
+        code: z.enum(['tool.unknown', 'tool.invalid_json', 'tool.invalid_arguments']),
+      }),
+    )
+    .optional(),
 });
 export type Decision = z.infer<typeof decisionSchema>;
 

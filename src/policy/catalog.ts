@@ -59,6 +59,10 @@ export const simulateSchema = z.strictObject({
   retryAfterMs: z.number().int().min(0).max(600_000).optional(),
   /** Never answer (until the caller's deadline aborts the call). */
   hang: z.boolean().optional(),
+  /** Fail a stream with `network` after this many deltas (a connection cut mid-answer). */
+  failAfterChunks: z.number().int().min(0).max(10_000).optional(),
+  /** Answer JSON that breaks the schema: always, or until Valve's repair feedback arrives. */
+  invalidJson: z.enum(['always', 'until_feedback']).optional(),
 });
 export type Simulate = z.infer<typeof simulateSchema>;
 

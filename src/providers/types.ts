@@ -100,6 +100,8 @@ export type StreamPart =
       raw_finish_reason?: string;
       usage: Usage;
       model?: string;
+      /** Warnings the answer carries, as in ModelResponse (e.g. an OpenAI refusal). */
+      warnings?: ModelWarning[];
     };
 
 export const modelErrorKinds = [

@@ -4,25 +4,33 @@ import { ApiError } from '../errors';
 import { detectLeak } from '../prompt/detect-leak';
 import type { RenderedPrompt } from '../prompt/render-prompt';
 import type { ModelResponse, ModelWarning } from '../providers/types';
+import { checkToolCall, type InvalidToolCall } from './check-tool-call';
 
 /** What buildOutput needs of the rendered prompt: its secrets and whether untrusted context was in it. */
 export type PromptFacts = Pick<RenderedPrompt, 'nonce' | 'canary' | 'tainted'>;
 
+export interface BuiltOutput {
+  output: ReasonOutput;
+  toolCalls: ToolCall[];
+  invalidToolCalls: InvalidToolCall[];
+  /** `prompt.leak_suspected` when the output carries the canary or the nonce. */
+  warnings: ModelWarning[];
+}
+
 /**
  * The caller-facing output and tool calls of a model's answer, with the checks around the prompt
- * (trust.md): a call to a tool the request did not list is dropped with a `tool_call.rejected` warning,
- * every call is `tainted` when untrusted context was present, and an output carrying the canary or the
- * nonce gets a `prompt.leak_suspected` warning.
+ * (trust.md): only listed tools with arguments valid against their inputSchema are handed over (the
+ * rest become invalid calls), every call is `tainted` when untrusted context was present, and an
+ * output carrying the canary or the nonce gets a `prompt.leak_suspected` warning.
  */
 export function buildOutput(
   request: ReasonRequest,
   response: ModelResponse,
   prompt: PromptFacts,
-): { output: ReasonOutput; toolCalls: ToolCall[]; warnings: ModelWarning[] } {
+): BuiltOutput {
   const { tainted } = prompt;
-  const listed = new Set((request.tools ?? []).map((tool) => tool.name));
-  const warnings: ModelWarning[] = [];
   const toolCalls: ToolCall[] = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
   let text = '';
   let value: unknown;
   let hasValue = false;
@@ -31,21 +39,18 @@ export function buildOutput(
     else if (block.type === 'json') {
       value = block.value;
       hasValue = true;
-    } else if (block.type === 'tool_call') {
-      if (listed.has(block.name)) {
-        toolCalls.push({ id: block.id, name: block.name, arguments: block.args, tainted });
-      } else {
-        warnings.push({
-          code: 'tool_call.rejected',
-          message: `Dropped a call to ${JSON.stringify(block.name.slice(0, 64))}, which the request did not list in tools.`,
-        });
-      }
+    } else if (block.type === 'tool_call' || block.type === 'invalid_tool_call') {
+      // Listed tool, arguments a JSON object valid against its inputSchema, approval when tainted (check-tool-call).
+      const check = checkToolCall(request, toolCallInput(block), tainted);
+      if (check.ok) toolCalls.push(check.call);
+      else invalidToolCalls.push(check.invalid);
     }
   }
   const emitted = [text, ...toolCalls.map((call) => JSON.stringify(call.arguments))];
   if (hasValue) emitted.push(JSON.stringify(value) ?? '');
-  warnings.push(...detectLeak(emitted, prompt));
-  if (request.output?.format !== 'json') return { output: { format: 'text', text }, toolCalls, warnings };
+  const warnings = detectLeak(emitted, prompt);
+  if (request.output?.format !== 'json')
+    return { output: { format: 'text', text }, toolCalls, invalidToolCalls, warnings };
   if (!hasValue && toolCalls.length === 0) {
     try {
       value = JSON.parse(text);
@@ -58,6 +63,15 @@ export function buildOutput(
   return {
     output: { format: 'json', value: hasValue || toolCalls.length === 0 ? value : null },
     toolCalls,
+    invalidToolCalls,
     warnings,
   };
+}
+
+function toolCallInput(
+  block: Extract<ModelResponse['message']['content'][number], { type: 'tool_call' | 'invalid_tool_call' }>,
+) {
+  return block.type === 'tool_call'
+    ? { id: block.id, name: block.name, args: block.args, rawArgs: JSON.stringify(block.args) }
+    : { id: block.id, name: block.name, rawArgs: block.raw_args };
 }

@@ -6,6 +6,7 @@ import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import type { ModelRequest, ModelResponse, WorkersAiBinding } from '../providers/types';
+import { forModel } from './check-output';
 import { type AttemptsOutcome, type LoopDeps, runAttempts } from './run-attempts';
 
 export interface CallDeps extends LoopDeps {
@@ -60,7 +61,7 @@ export function callAttempts(
       }
       const provider = attempt.providerConfig;
       const response = await adapter.generate(
-        { ...request, settings: { ...request.settings, max_tokens: maxTokens } },
+        { ...forModel(request, attempt.entry), settings: { ...request.settings, max_tokens: maxTokens } },
         {
           model: attempt.model,
           signal,

@@ -3,7 +3,7 @@ import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
-import { decideRetry } from '../policy/decide-retry';
+import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { reserveForMs } from '../policy/stall-limit';
 import { modelFailure, readModelError } from '../providers/model-error';
@@ -45,6 +45,11 @@ export interface LoopDeps {
   maxRetries?: number;
   /** The longest one attempt may run when the caller set no maxLatencyMs. */
   defaultAttemptMs?: number;
+  /**
+   * True once the attempt has sent content to the caller (a stream past its first delta) or the caller
+   * has gone: a failure then stops the loop, never retrying or failing over into the same stream.
+   */
+  committed?: () => boolean;
 }
 
 export interface AttemptsOutcome<T> {
@@ -243,14 +248,16 @@ export async function runAttempts<T>(
         });
         const costUsd = billedOnFailure(error, thrown.details, limits.worstCaseUsd);
         budget.spentUsd += costUsd;
-        const decision = decideRetry(error, {
-          retries: retry,
-          maxRetries: deps.maxRetries,
-          timeLeftMs: budgetLeft(budget, deps.now()).timeMs,
-          minAttemptMs: attempt.speed.ttftMsP50,
-          contextTokens: attempt.entry.contextTokens,
-          random: deps.random(),
-        });
+        const decision: RetryDecision = deps.committed?.()
+          ? { action: 'stop', reason: 'content was already streamed to the caller; no retry or failover' }
+          : decideRetry(error, {
+              retries: retry,
+              maxRetries: deps.maxRetries,
+              timeLeftMs: budgetLeft(budget, deps.now()).timeMs,
+              minAttemptMs: attempt.speed.ttftMsP50,
+              contextTokens: attempt.entry.contextTokens,
+              random: deps.random(),
+            });
         trace.push({
           provider: attempt.provider,
           model: attempt.model,

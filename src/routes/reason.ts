@@ -1,21 +1,20 @@
 import { Hono } from 'hono';
-import { writeHealth, writeUsage } from '../background/write-behind';
+import { writeUsage } from '../background/write-behind';
+import type { ReasonRequest } from '../contracts/reason-request';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
-import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
-import { healthStubOf } from '../health/health-stub';
-import type { Observation } from '../health/health-types';
-import { admitToBudget } from '../limits/admit-to-budget';
+import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { configuredProviders } from '../policy/configured-providers';
-import { loadCatalog } from '../policy/load-catalog';
-import { abortableSleep } from '../providers/abortable-sleep';
-import { randomHex } from '../random-token';
+import { prepareReason } from '../reason/prepare-reason';
 import { runReason } from '../reason/run-reason';
+import { streamReason } from '../reason/stream-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
+import { acceptsJson, framingFor } from '../streaming/frame-event';
+import { reasonContextOf } from './reason-deps';
 import { runInBackground } from './run-in-background';
+import { endOf, streamResponse } from './stream-response';
 
 export const reasonRoutes = new Hono<AppEnv>().post(
   '/reason',
@@ -24,63 +23,65 @@ export const reasonRoutes = new Hono<AppEnv>().post(
   requireJson,
   validJson(reasonRequestSchema),
   async (c) => {
+    const accept = c.req.header('Accept');
+    const framing = framingFor(accept);
+    if (!framing && !acceptsJson(accept)) {
+      throw new ApiError(
+        'request.not_acceptable',
+        'POST /v1/reason answers application/json, text/event-stream or application/x-ndjson.',
+      );
+    }
     const startedAt = c.var.arrivedAt ?? performance.now();
     const arrivedAt = Date.now();
     const caller = c.var.caller;
-    const env = c.env as unknown as Record<string, unknown>;
-    const catalog = loadCatalog(c.env.VALVE_CATALOG);
-    const health = healthStubOf(c.env);
-    const observations: Observation[] = [];
-    const admit = admitToBudget(c.env, caller.tenant);
-    const view = viewOrNone(await readHealth(health, Date.now()), Date.now());
-    try {
-      const response = await runReason(c.req.valid('json'), {
-        catalog,
-        notConfigured: configuredProviders(catalog, (name) => env[name]),
-        secret: (name) =>
-          typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined,
-        binding: (name) => env[name],
-        fetch: (input, init) => fetch(input, init),
-        now: () => performance.now(),
-        startedAt,
-        randomHex,
-        admit,
-        health: view,
-        claimProbe: async (attempt) => {
-          try {
-            return await health.claimProbe(attempt.provider, attempt.model);
-          } catch {
-            return false;
-          }
+    const { deps, flushHealth } = await reasonContextOf(c, startedAt);
+    const request: ReasonRequest = c.req.valid('json');
+    const stream = framing !== undefined;
+    // Usage and health are written after the answer, off the response path.
+    const recordFailure = (error: unknown) => {
+      const latencyMs = performance.now() - startedAt;
+      runInBackground(c, () =>
+        writeUsage(c.env.DB, usageOfFailure(caller, error, latencyMs, stream, arrivedAt)),
+      );
+    };
+    if (framing) {
+      let prepared: Awaited<ReturnType<typeof prepareReason>>;
+      try {
+        // Planning and admission errors are still plain HTTP errors: nothing has been streamed yet.
+        prepared = await prepareReason(request, deps);
+      } catch (error) {
+        recordFailure(error);
+        throw error;
+      }
+      const abort = new AbortController();
+      let ended: () => void = () => undefined;
+      // Keeps the request's background work alive until the stream's terminal event.
+      runInBackground(c, () => new Promise<void>((resolve) => (ended = resolve)));
+      const events = streamReason(prepared, deps, {
+        requestId: c.var.requestId,
+        signal: abort.signal,
+        onEnd: (event) => {
+          flushHealth();
+          const end = endOf(event);
+          if (end && 'response' in end) {
+            const record = usageOfResponse(caller, end.response, true, arrivedAt);
+            runInBackground(c, () => writeUsage(c.env.DB, record));
+          } else if (end) recordFailure(end.error);
+          ended();
         },
-        observe: (observation) => observations.push(observation),
-        sleep: abortableSleep,
-        random: Math.random,
       });
-      // Usage and health are written after the answer, off the response path.
+      // Typed as `never` so the typed client keeps reading the JSON answer's type.
+      return streamResponse(events, framing, abort, { 'X-Request-Id': c.var.requestId }) as never;
+    }
+    try {
+      const response = await runReason(request, deps);
       runInBackground(c, () => writeUsage(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)));
       return c.json(response);
     } catch (error) {
-      const latencyMs = performance.now() - startedAt;
-      runInBackground(c, () =>
-        writeUsage(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
-      );
+      recordFailure(error);
       throw error;
     } finally {
-      // A failure, or the success of a model whose circuit was not closed, may move a circuit.
-      const movesCircuit = observations.some(
-        (o) =>
-          !o.ok ||
-          view.circuit(o.provider, o.model) !== 'closed' ||
-          view.circuit(o.provider, '*') !== 'closed',
-      );
-      if (observations.length > 0) {
-        runInBackground(c, () =>
-          movesCircuit
-            ? recordHealth(health, observations, true)
-            : writeHealth(c.env.MODEL_HEALTH, health, observations),
-        );
-      }
+      flushHealth();
     }
   },
 );

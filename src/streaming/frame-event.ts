@@ -24,3 +24,16 @@ export function frameEvent(event: StreamEvent, framing: Framing): string {
   const json = JSON.stringify(event);
   return framing === 'sse' ? `event: ${event.type}\ndata: ${json}\n\n` : `${json}\n`;
 }
+
+/** Whether a plain JSON answer is acceptable: no Accept, or one that allows application/json. */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept
+    .toLowerCase()
+    .split(',')
+    .some((range) => {
+      const [type = '', ...params] = range.split(';').map((p) => p.trim());
+      if (params.some((p) => /^q=0(\.0*)?$/.test(p))) return false;
+      return type === 'application/json' || type === 'application/*' || type === '*/*';
+    });
+}

@@ -167,7 +167,10 @@ describe('13. checks on a scripted model’s output', () => {
         expect(out.toolCalls.map((c) => c.name)).toEqual(listed.map(() => 'lookup'));
         expect(out.toolCalls.every((c) => c.tainted === untrusted)).toBe(true);
         const codes = out.warnings.map((w) => w.code);
-        expect(codes.filter((c) => c === 'tool_call.rejected')).toHaveLength(calls.length - listed.length);
+        // Calls to tools the request did not list are not handed over: they become invalid calls.
+        expect(out.invalidToolCalls.filter((c) => c.code === 'tool.unknown')).toHaveLength(
+          calls.length - listed.length,
+        );
         const emitted = JSON.stringify([
           content.filter((b) => b.type === 'text'),
           listed.map((b) => b.args),
@@ -218,11 +221,21 @@ describe('the pipeline with a scripted model', () => {
         random: Math.random,
       },
     );
+    // lookup is not marked read-only, so the tainted call also asks for a person's approval.
     expect(result.toolCalls).toEqual([
-      { id: 'call_1', name: 'lookup', arguments: { id: '7' }, tainted: true },
+      {
+        id: 'call_1',
+        name: 'lookup',
+        arguments: { id: '7' },
+        tainted: true,
+        approval: expect.objectContaining({ call_id: 'call_1', tool: 'lookup', args: { id: '7' } }),
+      },
+    ]);
+    expect(result.decision.invalidToolCalls).toMatchObject([
+      { id: 'call_2', name: 'delete_all', code: 'tool.unknown' },
     ]);
     expect(result.warnings.map((w) => w.code)).toEqual(
-      expect.arrayContaining(['prompt.leak_suspected', 'tool_call.rejected']),
+      expect.arrayContaining(['prompt.leak_suspected', 'tool.invalid_call']),
     );
   });
 

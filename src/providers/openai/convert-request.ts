@@ -65,7 +65,22 @@ export function toOpenAIBody(
     if (request.tool_choice !== undefined) body.tool_choice = toWireToolChoice(request.tool_choice);
     if (settings.parallel_tool_calls !== undefined) body.parallel_tool_calls = settings.parallel_tool_calls;
   }
-  if (request.output) {
+  if (request.output?.strategy === 'tool') {
+    // A server without `json_schema` (catalog `json: "tool"`): the answer is a forced function call.
+    const tools = (body.tools as unknown[] | undefined) ?? [];
+    body.tools = [
+      ...tools,
+      {
+        type: 'function',
+        function: {
+          name: jsonToolName,
+          description: 'Answer with the JSON value.',
+          parameters: request.output.schema,
+        },
+      },
+    ];
+    if (tools.length === 0) body.tool_choice = { type: 'function', function: { name: jsonToolName } };
+  } else if (request.output) {
     body.response_format = {
       type: 'json_schema',
       json_schema: { name: 'output', schema: request.output.schema, strict: true },
@@ -77,3 +92,6 @@ export function toOpenAIBody(
   }
   return body;
 }
+
+/** The function Valve forces when JSON output goes through a tool call (as for Anthropic). */
+export const jsonToolName = 'json_output';

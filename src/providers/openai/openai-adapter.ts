@@ -50,7 +50,7 @@ export const openaiAdapter: ModelAdapter = {
     const response = await post(request, options, true);
     const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
     const events = readSse(body, options.signal, options.idleTimeoutMs);
-    yield* guardStream(openaiStreamParts(events, context), context, options);
+    yield* guardStream(openaiStreamParts(events, context, request), context, options);
   },
   toWireBody(request, options) {
     return toOpenAIBody(request, options, false);

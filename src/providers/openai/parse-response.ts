@@ -2,6 +2,7 @@ import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { parseToolArguments } from '../shared/message-text';
 import type { ContentBlock, ModelRequest, ModelResponse, ModelWarning, Usage } from '../types';
+import { jsonToolName } from './convert-request';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';
@@ -65,7 +66,13 @@ export function parseOpenAIResponse(
   } else if (text !== '') {
     content.push({ type: 'text', text });
   }
+  let answeredJson = false;
   for (const call of message?.tool_calls ?? []) {
+    if (request.output && call.function.name === jsonToolName) {
+      content.push(jsonBlock(call.function.arguments, context, raw));
+      answeredJson = true;
+      continue;
+    }
     const args = parseToolArguments(call.function.arguments);
     content.push(
       args.ok
@@ -82,7 +89,7 @@ export function parseOpenAIResponse(
   return {
     message: { role: 'assistant', content },
     usage: mapOpenAIUsage(parsed.data.usage),
-    finish_reason: mapOpenAIFinishReason(raw),
+    finish_reason: answeredJson && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
     raw_finish_reason: raw,
     ...(warnings.length > 0 && { warnings }),
     model: parsed.data.model,

@@ -1,7 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import type { StreamPart, Usage } from '../types';
+import type { ModelRequest, StreamPart, Usage } from '../types';
+import { jsonToolName } from './convert-request';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { classifyOpenAIError } from './parse-error';
 import { mapOpenAIUsage } from './parse-response';
@@ -27,19 +28,25 @@ function parseData(event: EventSourceMessage, context: CallContext): unknown {
 export async function* openaiStreamParts(
   events: AsyncIterable<EventSourceMessage>,
   context: CallContext,
+  request?: ModelRequest,
 ): AsyncGenerator<StreamPart> {
+  // The forced JSON function's arguments are the answer: they stream as text, as for Anthropic.
+  const jsonCalls = new Set<number>();
   let messageId = 'msg';
   let model: string | undefined;
   let raw: string | undefined;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let refusal = '';
   for await (const event of events) {
     if (event.data.trim() === '[DONE]') {
       yield {
         type: 'finish',
-        finish_reason: mapOpenAIFinishReason(raw),
+        finish_reason: jsonCalls.size > 0 && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
         raw_finish_reason: raw,
         usage,
         model,
+        // As in the JSON answer: a refusal is the answer's text, and a `model.refusal` warning.
+        ...(refusal !== '' && { warnings: [{ code: 'model.refusal', message: refusal }] }),
       };
       return;
     }
@@ -70,6 +77,13 @@ export async function* openaiStreamParts(
           },
         };
       }
+      if (delta?.refusal) {
+        refusal += delta.refusal;
+        yield {
+          type: 'delta',
+          delta: { message_id: messageId, index, delta: { type: 'text', text: delta.refusal } },
+        };
+      }
       if (delta?.content) {
         yield {
           type: 'delta',
@@ -77,6 +91,13 @@ export async function* openaiStreamParts(
         };
       }
       for (const call of delta?.tool_calls ?? []) {
+        if (request?.output && call.function?.name === jsonToolName) jsonCalls.add(call.index);
+        if (jsonCalls.has(call.index)) {
+          const text = call.function?.arguments ?? '';
+          if (text !== '')
+            yield { type: 'delta', delta: { message_id: messageId, index, delta: { type: 'text', text } } };
+          continue;
+        }
         yield {
           type: 'delta',
           delta: {

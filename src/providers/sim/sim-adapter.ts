@@ -26,6 +26,8 @@ interface SimScript {
   failTimes?: number;
   retryAfterMs?: number;
   hang: boolean;
+  failAfterChunks?: number;
+  invalidJson?: 'always' | 'until_feedback';
 }
 
 /** Calls made so far per model in this isolate, for `failTimes` (fail the first N, then answer). */
@@ -40,6 +42,11 @@ function readScript(config: Record<string, unknown> | undefined): SimScript {
     failTimes: typeof config?.failTimes === 'number' ? config.failTimes : undefined,
     retryAfterMs: typeof config?.retryAfterMs === 'number' ? config.retryAfterMs : undefined,
     hang: config?.hang === true,
+    failAfterChunks: typeof config?.failAfterChunks === 'number' ? config.failAfterChunks : undefined,
+    invalidJson:
+      config?.invalidJson === 'always' || config?.invalidJson === 'until_feedback'
+        ? config.invalidJson
+        : undefined,
   };
 }
 
@@ -58,7 +65,13 @@ function chooseTool(request: ModelRequest, prompt: string): ToolSpec | undefined
   return named ?? (choice === 'required' ? tools[0] : undefined);
 }
 
-function answer(request: ModelRequest, model: string): ModelResponse {
+/** Whether Valve's repair feedback (a system message after the model's own answer) is in the request. */
+function hasRepairFeedback(request: ModelRequest): boolean {
+  const last = request.messages.at(-1);
+  return last?.role === 'system' && request.messages.at(-2)?.role === 'assistant';
+}
+
+function answer(request: ModelRequest, model: string, script?: SimScript): ModelResponse {
   const prompt = request.messages.map(textOf).join('\n');
   const digest = bytesToHex(sha256(utf8ToBytes(`${model}\n${prompt}`))).slice(0, 12);
   const inputTokens = estimateTokens(prompt);
@@ -71,7 +84,13 @@ function answer(request: ModelRequest, model: string): ModelResponse {
       { type: 'tool_call', id: `call_${digest}`, name: tool.name, args: record as Record<string, unknown> },
     ];
   } else if (request.output) {
-    content = [{ type: 'json', value: sampleValue(request.output.schema, digest) }];
+    const invalid =
+      script?.invalidJson === 'always' ||
+      (script?.invalidJson === 'until_feedback' && !hasRepairFeedback(request));
+    // A value no useful schema accepts: the wrong type at the top.
+    content = [
+      { type: 'json', value: invalid ? ['sim-invalid'] : sampleValue(request.output.schema, digest) },
+    ];
   } else {
     const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens. No model was called.`;
     content = [{ type: 'text', text }];
@@ -132,17 +151,31 @@ export const simAdapter: ModelAdapter = {
     return structuredClone(request);
   },
   async generate(request, options) {
-    await prepare(options);
-    return answer(request, options.model);
+    const script = await prepare(options);
+    return answer(request, options.model, script);
   },
   async *stream(request, options): AsyncIterable<StreamPart> {
     const script = await prepare(options);
-    const response = answer(request, options.model);
+    const response = answer(request, options.model, script);
     const messageId = `msg_${options.model}`;
     let index = 0;
+    let sent = 0;
+    const cut = () => {
+      if (script.failAfterChunks !== undefined && sent++ >= script.failAfterChunks) {
+        throw modelFailure({
+          kind: 'network',
+          message: 'The simulated stream was scripted to be cut mid-answer.',
+          provider: 'sim',
+          model: options.model,
+          dispatch: 'streaming',
+          emitted_deltas: sent > 1,
+        });
+      }
+    };
     for (const block of response.message.content) {
       if (block.type === 'text') {
         for (const piece of block.text.match(/\S+\s*/g) ?? []) {
+          cut();
           yield {
             type: 'delta',
             delta: { message_id: messageId, index, delta: { type: 'text', text: piece } },
@@ -175,6 +208,7 @@ export const simAdapter: ModelAdapter = {
       raw_finish_reason: response.raw_finish_reason,
       usage: response.usage,
       model: options.model,
+      warnings: response.warnings,
     };
   },
 };

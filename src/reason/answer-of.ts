@@ -1,0 +1,51 @@
+import type { DecisionAttempt, ReasonResponse } from '../contracts/reason-response';
+import type { PlannedAttempt } from '../policy/plan-types';
+import type { ModelResponse } from '../providers/types';
+import { buildOutput } from './build-output';
+import { decisionOf } from './decision-of';
+import type { PreparedReason } from './prepare-reason';
+
+/**
+ * The Reason response of a model's answer, the same for JSON and streams (a stream assembles exactly
+ * what it sent into a ModelResponse first). Invalid tool calls go into `decision.invalidToolCalls`
+ * (seed `000` invalid_tool_call) with one `tool.invalid_call` warning each.
+ */
+export function answerOf(
+  prepared: PreparedReason,
+  response: ModelResponse,
+  attempt: PlannedAttempt,
+  attempts: DecisionAttempt[],
+  latencyMs: number,
+): ReasonResponse {
+  const { request, prompt, plan, budget } = prepared;
+  const { output, toolCalls, invalidToolCalls, warnings } = buildOutput(request, response, prompt);
+  const usage = response.usage;
+  const decision = decisionOf(plan, attempts, budget);
+  if (invalidToolCalls.length > 0) decision.invalidToolCalls = invalidToolCalls;
+  return {
+    receiptId: prepared.receiptId,
+    task: request.task,
+    output,
+    toolCalls,
+    finishReason: response.finish_reason,
+    model: { provider: attempt.provider, model: attempt.model, region: attempt.region },
+    usage: {
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      reasoningTokens: usage.reasoning_tokens ?? 0,
+      cacheReadTokens: usage.cache_read_tokens ?? 0,
+    },
+    costUsd: budget.spentUsd,
+    latencyMs: Math.max(0, Math.round(latencyMs)),
+    decision,
+    warnings: [
+      ...prompt.warnings,
+      ...(response.warnings ?? []),
+      ...warnings,
+      ...invalidToolCalls.map((call) => ({
+        code: 'tool.invalid_call',
+        message: `Tool call ${call.id} (${call.name ?? 'unnamed'}) was not handed over: ${call.error}`,
+      })),
+    ],
+  };
+}

@@ -1,0 +1,157 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import type { ReasonResponse } from '../contracts/reason-response';
+import { ApiError } from '../errors';
+import type { Observation } from '../health/health-types';
+import { type Budget, createBudget } from '../policy/budget';
+import type { Catalog, CatalogProvider } from '../policy/catalog';
+import { planRequest } from '../policy/plan-request';
+import type { HealthView, Plan, PlannedAttempt } from '../policy/plan-types';
+import { chooseMode } from '../prompt/choose-mode';
+import { drawNonce, promptInputs } from '../prompt/draw-nonce';
+import { lintInstructions } from '../prompt/lint-instructions';
+import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
+import type { Message, ModelRequest } from '../providers/types';
+import type { CallDeps } from './call-attempts';
+import { decisionOf } from './decision-of';
+import { deriveNeeds } from './derive-needs';
+import { keepModelsThatRead } from './keep-models-that-read';
+
+/** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
+export interface Admission {
+  budgetUsd: number;
+  settle(actualUsd: number): Promise<void>;
+}
+
+/** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
+export type IssueReceipt = (
+  request: ReasonRequest,
+  response: ReasonResponse,
+) => Promise<ReasonResponse['receipt']>;
+
+export interface ReasonDeps {
+  catalog: Catalog;
+  issueReceipt?: IssueReceipt;
+  /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
+  admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
+  /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
+  notConfigured: (provider: CatalogProvider) => string | undefined;
+  secret: (name: string) => string | undefined;
+  /** A Worker binding by name (Workers AI), or undefined when absent. */
+  binding?: (name: string) => unknown;
+  fetch: typeof fetch;
+  now: () => number;
+  startedAt: number;
+  randomHex: (bytes: number) => string;
+  /** Shared model health, as of the per-isolate cache (health/). */
+  health?: HealthView;
+  claimProbe?: (attempt: PlannedAttempt) => Promise<boolean>;
+  /** Attempt outcomes, recorded to shared health off the response path. */
+  observe?: (observation: Observation) => void;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  random: () => number;
+}
+
+/** Everything decided before the first model call, shared by the JSON and the streaming pipeline. */
+export interface PreparedReason {
+  request: ReasonRequest;
+  receiptId: string;
+  prompt: RenderedPrompt;
+  plan: Plan;
+  budget: Budget;
+  modelRequest: ModelRequest;
+  admission?: Admission;
+}
+
+/** Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. */
+export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): Promise<PreparedReason> {
+  const receiptId = request.receiptId ?? crypto.randomUUID();
+  lintInstructions(request.instructions);
+  const inputs = promptInputs(request);
+  const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
+  const override = request.rendering?.mode;
+  const policy = request.modelPolicy ?? {};
+  const budget = createBudget(policy, deps.startedAt);
+  const planFor = (messages: Message[]) =>
+    planRequest({
+      policy,
+      needs: deriveNeeds(request, messages),
+      catalog: deps.catalog,
+      notConfigured: deps.notConfigured,
+      health: deps.health,
+      left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
+    });
+  // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
+  // and plan once more when the first model's catalog entry asks for another mode.
+  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags' });
+  let plan = planFor(prompt.messages);
+  const mode = chooseMode(
+    override,
+    plan.attempts.map((attempt) => attempt.entry),
+  );
+  if (mode !== prompt.mode) {
+    prompt = renderPrompt(request, { ...secrets, mode });
+    plan = planFor(prompt.messages);
+  }
+  plan = keepModelsThatRead(plan, mode);
+  if (plan.attempts.length === 0) {
+    throw new ApiError(
+      'policy.no_eligible_model',
+      'No model in the catalog satisfies this request’s policy.',
+      {
+        details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
+      },
+    );
+  }
+  const tools = request.tools?.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+    annotations: tool.annotations && {
+      read_only: tool.annotations.readOnly,
+      idempotent: tool.annotations.idempotent,
+      destructive: tool.annotations.destructive,
+    },
+  }));
+  // The tenant's reservation caps the request's own budget, so the loop can never spend past it.
+  const admission = deps.admit
+    ? await deps.admit(
+        Math.min(
+          policy.maxCostUsd ?? Number.POSITIVE_INFINITY,
+          sumOf(plan.attempts.map((a) => a.worstCaseUsd)),
+        ),
+        Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
+      )
+    : undefined;
+  if (admission && Number.isFinite(admission.budgetUsd)) {
+    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  }
+  const modelRequest: ModelRequest = {
+    messages: prompt.messages,
+    tools,
+    output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
+  };
+  return { request, receiptId, prompt, plan, budget, modelRequest, admission };
+}
+
+/** The loop's dependencies out of the pipeline's. */
+export function callDepsOf(deps: ReasonDeps): CallDeps {
+  return {
+    secret: deps.secret,
+    binding: deps.binding,
+    fetch: deps.fetch,
+    now: deps.now,
+    sleep: deps.sleep,
+    random: deps.random,
+    claimProbe: deps.claimProbe,
+    observe: deps.observe,
+  };
+}
+
+function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {
+  if (policy.maxLatencyMs === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(0, policy.maxLatencyMs - (deps.now() - deps.startedAt));
+}
+
+function sumOf(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0);
+}

@@ -1,0 +1,65 @@
+import type { Context } from 'hono';
+import { writeHealth } from '../background/write-behind';
+import type { AppEnv } from '../env';
+import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
+import { healthStubOf } from '../health/health-stub';
+import type { Observation } from '../health/health-types';
+import { admitToBudget } from '../limits/admit-to-budget';
+import { configuredProviders } from '../policy/configured-providers';
+import { loadCatalog } from '../policy/load-catalog';
+import type { HealthView } from '../policy/plan-types';
+import { abortableSleep } from '../providers/abortable-sleep';
+import { randomHex } from '../random-token';
+import type { ReasonDeps } from '../reason/run-reason';
+import { runInBackground } from './run-in-background';
+
+export interface ReasonContext {
+  deps: ReasonDeps;
+  /** Writes the attempts' outcomes to shared health, off the response path. */
+  flushHealth: () => void;
+}
+
+/** The pipeline's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health. */
+export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Promise<ReasonContext> {
+  const env = c.env as unknown as Record<string, unknown>;
+  const catalog = loadCatalog(c.env.VALVE_CATALOG);
+  const health = healthStubOf(c.env);
+  const view: HealthView = viewOrNone(await readHealth(health, Date.now()), Date.now());
+  const observations: Observation[] = [];
+  const deps: ReasonDeps = {
+    catalog,
+    notConfigured: configuredProviders(catalog, (name) => env[name]),
+    secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
+    binding: (name) => env[name],
+    fetch: (input, init) => fetch(input, init),
+    now: () => performance.now(),
+    startedAt,
+    randomHex,
+    admit: admitToBudget(c.env, c.var.caller.tenant),
+    health: view,
+    claimProbe: async (attempt) => {
+      try {
+        return await health.claimProbe(attempt.provider, attempt.model);
+      } catch {
+        return false;
+      }
+    },
+    observe: (observation) => observations.push(observation),
+    sleep: abortableSleep,
+    random: Math.random,
+  };
+  const flushHealth = () => {
+    if (observations.length === 0) return;
+    const batch = observations.splice(0);
+    // A failure, or the success of a model whose circuit was not closed, may move a circuit: written at
+    // once (and this isolate's cached copy dropped); the rest share a batched write.
+    const movesCircuit = batch.some(
+      (o) =>
+        !o.ok || view.circuit(o.provider, o.model) !== 'closed' || view.circuit(o.provider, '*') !== 'closed',
+    );
+    runInBackground(c, () =>
+      movesCircuit ? recordHealth(health, batch, true) : writeHealth(c.env.MODEL_HEALTH, health, batch),
+    );
+  };
+  return { deps, flushHealth };
+}

@@ -1,0 +1,166 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import { estimateTokens } from '../policy/estimate-tokens';
+import { parseToolArguments } from '../providers/shared/message-text';
+import type { ContentBlock, MessageDelta, ModelResponse, StreamPart } from '../providers/types';
+import { checkToolCall } from '../reason/check-tool-call';
+import type { StreamEvent } from './stream-events';
+
+interface Call {
+  ordinal: number;
+  id?: string;
+  name?: string;
+  args: string;
+  started: boolean;
+  closed: boolean;
+}
+
+export interface AssemblerOptions {
+  request: ReasonRequest;
+  tainted: boolean;
+  /** JSON output is held and sent once validated; text is sent as it arrives. */
+  holdText: boolean;
+  /** Where caller-visible events go. */
+  emit: (event: StreamEvent) => void;
+}
+
+/**
+ * Turns one attempt's neutral stream parts into Valve's events (api.md, seed `002` tool-call events)
+ * and assembles exactly what was sent into a ModelResponse, so the terminal response — and its receipt —
+ * is built from what the caller received. Reasoning is kept for usage but never sent. Tool calls are
+ * keyed by their block index, may interleave, and close (completed or error) at the finish, after their
+ * arguments were parsed and validated against the tool's inputSchema.
+ */
+export class StreamAssembler {
+  private text = '';
+  private reasoning = '';
+  private readonly calls = new Map<number, Call>();
+  private readonly order: Call[] = [];
+
+  constructor(private readonly options: AssemblerOptions) {}
+
+  add(message: MessageDelta): void {
+    const delta = message.delta;
+    if (delta.type === 'text') {
+      this.text += delta.text;
+      if (!this.options.holdText && delta.text !== '')
+        this.options.emit({ type: 'response.output_text.delta', delta: delta.text });
+    } else if (delta.type === 'reasoning') {
+      this.reasoning += delta.text ?? '';
+    } else {
+      let call = this.calls.get(message.index);
+      if (!call) {
+        call = { ordinal: this.order.length, args: '', started: false, closed: false };
+        this.calls.set(message.index, call);
+        this.order.push(call);
+      }
+      call.id ??= delta.id;
+      call.name ??= delta.name || undefined;
+      const fragment = delta.args_fragment ?? '';
+      call.args += fragment;
+      if (!call.started && call.name) this.start(call, call.args);
+      else if (call.started && fragment !== '') this.emitCall(call, 'delta', fragment);
+    }
+  }
+
+  /** Closes every call with completed or error, and returns the answer as sent. */
+  finish(part: Extract<StreamPart, { type: 'finish' }>): ModelResponse {
+    const content: ContentBlock[] = [];
+    if (this.reasoning !== '') content.push({ type: 'reasoning', text: this.reasoning });
+    if (this.text !== '') content.push({ type: 'text', text: this.text });
+    for (const call of this.order) {
+      if (!call.started) this.start(call, call.args);
+      const id = call.id as string;
+      const check = checkToolCall(
+        this.options.request,
+        { id, name: call.name, rawArgs: call.args },
+        this.options.tainted,
+      );
+      if (check.ok) {
+        this.emitCall(call, 'completed', call.args);
+      } else {
+        this.close(call, {
+          type: 'invalid_tool_call',
+          code: check.invalid.code,
+          message: check.invalid.error,
+        });
+      }
+      const args = parseToolArguments(call.args);
+      content.push(
+        args.ok
+          ? { type: 'tool_call', id, name: call.name ?? '', args: args.args }
+          : { type: 'invalid_tool_call', id, name: call.name, raw_args: call.args, error: args.error },
+      );
+    }
+    return {
+      message: { role: 'assistant', content },
+      usage: part.usage,
+      finish_reason: part.finish_reason,
+      raw_finish_reason: part.raw_finish_reason,
+      warnings: part.warnings,
+      model: part.model,
+    };
+  }
+
+  /** What was sent so far when generation stops early: the text, and no unfinished tool call. */
+  partial(finishReason: ModelResponse['finish_reason'], inputTokens: number): ModelResponse {
+    return {
+      message: { role: 'assistant', content: this.text === '' ? [] : [{ type: 'text', text: this.text }] },
+      usage: { input_tokens: inputTokens, output_tokens: this.outputTokens() },
+      finish_reason: finishReason,
+    };
+  }
+
+  /** Ends every started, unfinished call with an error event (seed 002: exactly one terminator each). */
+  abortOpen(code: string, message: string): void {
+    for (const call of this.order) {
+      if (call.started && !call.closed) this.close(call, { type: 'aborted', code, message });
+    }
+  }
+
+  /** An estimate of the output tokens generated so far (text, reasoning and arguments), plus `next`'s. */
+  outputTokens(next?: MessageDelta): number {
+    const delta = next?.delta;
+    const extra = delta?.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta?.text ?? '');
+    return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join('') + extra);
+  }
+
+  private start(call: Call, buffered: string): void {
+    call.id ??= `call_${call.ordinal}`;
+    call.name ??= 'unnamed';
+    call.started = true;
+    this.options.emit({
+      type: 'response.tool_call.started',
+      index: call.ordinal,
+      item_id: `item_${call.ordinal}`,
+      call_id: call.id,
+      name: call.name,
+    });
+    if (buffered !== '') this.emitCall(call, 'delta', buffered);
+  }
+
+  private emitCall(call: Call, kind: 'delta' | 'completed', text: string): void {
+    const base = { index: call.ordinal, item_id: `item_${call.ordinal}`, call_id: call.id as string };
+    if (kind === 'delta')
+      this.options.emit({ type: 'response.tool_call.delta', ...base, arguments_delta: text });
+    else {
+      call.closed = true;
+      this.options.emit({
+        type: 'response.tool_call.completed',
+        ...base,
+        name: call.name as string,
+        arguments: text,
+      });
+    }
+  }
+
+  private close(call: Call, error: { type: string; code: string; message: string }): void {
+    call.closed = true;
+    this.options.emit({
+      type: 'response.tool_call.error',
+      index: call.ordinal,
+      item_id: `item_${call.ordinal}`,
+      call_id: call.id as string,
+      error,
+    });
+  }
+}
