@@ -10,8 +10,11 @@ import { adminKeyRoutes } from './routes/admin-keys';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { logRoutes } from './routes/log';
 import { modelRoutes } from './routes/models';
 import { reasonRoutes } from './routes/reason';
+import { receiptRoutes } from './routes/receipts';
+import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
 
 const defaultMaxBodyBytes = 1024 * 1024;
@@ -48,6 +51,9 @@ export const app = new Hono<AppEnv>()
   .route('/v1', reasonRoutes)
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
+  .route('/v1', receiptRoutes)
+  .route('/v1', logRoutes)
+  .route('/', trustRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
@@ -58,7 +64,14 @@ export const app = new Hono<AppEnv>()
   .all('/v1/admin/keys', methodNotAllowed('POST'))
   .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
   .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))
-  .all('/v1/admin/audit', methodNotAllowed('GET'));
+  .all('/v1/admin/audit', methodNotAllowed('GET'))
+  .all('/v1/receipts/verify', methodNotAllowed('POST'))
+  .all('/v1/receipts/:receiptId', methodNotAllowed('GET'))
+  .all('/v1/log/checkpoint', methodNotAllowed('GET'))
+  .all('/v1/log/inclusion', methodNotAllowed('GET'))
+  .all('/v1/log/consistency', methodNotAllowed('GET'))
+  .all('/v1/trust-root', methodNotAllowed('GET'))
+  .all('/.well-known/jwks.json', methodNotAllowed('GET'));
 
 app.notFound((c) => {
   const error = new ApiError(

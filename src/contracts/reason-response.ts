@@ -118,6 +118,6 @@ export const reasonResponseSchema = z.strictObject({
   latencyMs: z.number().int().min(0),
   decision: decisionSchema,
   warnings: z.array(warningSchema),
-  receipt: receiptSchema.optional(),
+  receipt: receiptSchema,
 });
 export type ReasonResponse = z.infer<typeof reasonResponseSchema>;

@@ -18,12 +18,18 @@ export interface Admission {
   settle(actualUsd: number): Promise<void>;
 }
 
-/** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
-export type IssueReceipt = (request: ReasonRequest, response: ReasonResponse) => Promise<ReasonResponse['receipt']>;
+/** A finished answer before its receipt. */
+export type UnsignedResponse = Omit<ReasonResponse, 'receipt'>;
+
+/** Signs and logs the receipt of a finished answer (receipts/, log/). */
+export type IssueReceipt = (
+  request: ReasonRequest,
+  response: UnsignedResponse,
+) => Promise<ReasonResponse['receipt']>;
 
 export interface ReasonDeps {
   catalog: Catalog;
-  issueReceipt?: IssueReceipt;
+  issueReceipt: IssueReceipt;
   /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
   admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
@@ -114,7 +120,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
   const response = result.value;
   const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
   const usage = response.usage;
-  const answer: ReasonResponse = {
+  const answer: UnsignedResponse = {
     receiptId,
     task: request.task,
     output,
@@ -133,8 +139,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     warnings: [...prompt.warnings, ...(response.warnings ?? [])],
   };
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
-  if (deps.issueReceipt) answer.receipt = await deps.issueReceipt(request, answer);
-  return answer;
+  return { ...answer, receipt: await deps.issueReceipt(request, answer) };
 }
 
 function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {
