@@ -65,7 +65,7 @@ export class ReceiptLog extends DurableObject<Env> {
   /** Appends one 32-byte entry hash (receipt or audit) and resolves once it is in a signed checkpoint. */
   append(entry: Uint8Array): Promise<LogAppend> {
     if (!(entry instanceof Uint8Array) || entry.length !== 32) {
-      return Promise.reject(new TypeError('a log entry is a 32-byte hash'));
+      throw new TypeError('a log entry is a 32-byte hash');
     }
     return new Promise((resolve, reject) => {
       this.pending.push({ entry, resolve, reject });
@@ -119,7 +119,11 @@ export class ReceiptLog extends DurableObject<Env> {
   private async flush(): Promise<void> {
     this.flushing = true;
     try {
-      while (this.pending.length > 0) await this.writeBatch(this.pending.splice(0, MAX_BATCH));
+      while (this.pending.length > 0) {
+        // One turn of the event loop lets appends already queued behind this one join its batch.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await this.writeBatch(this.pending.splice(0, MAX_BATCH));
+      }
     } finally {
       this.flushing = false;
     }
