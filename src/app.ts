@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
 import { adminAuditRoutes } from './routes/admin-audit';
+import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
@@ -57,6 +58,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
+  .route('/v1/admin', adminAuditProofRoutes)
   .all('/health', methodNotAllowed('GET'))
   .all('/v1/reason', methodNotAllowed('POST'))
   .all('/v1/usage', methodNotAllowed('GET'))
@@ -65,6 +67,7 @@ export const app = new Hono<AppEnv>()
   .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
   .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))
   .all('/v1/admin/audit', methodNotAllowed('GET'))
+  .all('/v1/admin/audit/proofs', methodNotAllowed('GET'))
   .all('/v1/receipts/verify', methodNotAllowed('POST'))
   .all('/v1/receipts/:receiptId', methodNotAllowed('GET'))
   .all('/v1/log/checkpoint', methodNotAllowed('GET'))

@@ -1,3 +1,5 @@
+import { auditProofsSchema } from '../contracts/audit-proofs';
+import { auditQuerySchema } from '../contracts/operator-bodies';
 import {
   checkpointBodySchema,
   consistencyBodySchema,
@@ -127,6 +129,23 @@ export const receiptOperations: Operation[] = [
         issuer: 'https://valve.local',
         receiptKeys: [{ kid, jwk, validFrom: 0, validUntil: null }],
         logs: [{ origin, verifierKey: `${origin}+d4c1f4ea+AdHlRrRvEXAMPLEmDn5WzJ7sPjLIRtUAhDRKw8C0Ydpf` }],
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/audit/proofs',
+    summary:
+      'Each audit record’s entry in the Merkle log, with its inclusion proof against the latest checkpoint.',
+    security: { kind: 'admin' },
+    query: auditQuerySchema,
+    status: 200,
+    response: auditProofsSchema,
+    example: {
+      response: {
+        checkpoint,
+        proofs: [{ seq: 1, hash: 'c'.repeat(64), index: 40, hashes: [root] }],
+        next: null,
       },
     },
   },
