@@ -7,11 +7,10 @@ import { createNoteSigner, type NoteSigner } from './signed-note';
 import { SqlNodeStore } from './sql-node-store';
 import { formatTlogProof } from './tlog-proof';
 
-/** What an append answers: the entry's index and its C2SP tlog-proof against the new checkpoint. */
+/** What an append answers: the entry's index and its C2SP tlog-proof, which ends in the new checkpoint. */
 export interface LogAppend {
   index: number;
   proof: string;
-  checkpoint: string;
 }
 
 export interface LogProofHashes {
@@ -154,11 +153,7 @@ export class ReceiptLog extends DurableObject<Env> {
       batch.forEach((waiter, i) => {
         const index = indices[i] as number;
         const path = this.tree.inclusionProof(index, checkpoint.size);
-        waiter.resolve({
-          index,
-          proof: formatTlogProof({ index, path, checkpoint: note }),
-          checkpoint: note,
-        });
+        waiter.resolve({ index, proof: formatTlogProof({ index, path, checkpoint: note }) });
       });
     } catch (error) {
       this.store.rollback();
