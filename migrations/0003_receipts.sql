@@ -21,3 +21,5 @@ CREATE TABLE receipts (
   replay_expires_at INTEGER,
   PRIMARY KEY (tenant, id)
 );
+-- Replay copies past their retention are dropped as new receipts are saved.
+CREATE INDEX receipts_replay_expiry ON receipts (replay_expires_at) WHERE replay IS NOT NULL;

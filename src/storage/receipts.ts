@@ -80,9 +80,12 @@ export async function findReceipt(db: D1Database, tenant: string, id: string): P
     .first<StoredReceipt>();
 }
 
-/** Records an issued receipt, over its claim or as a new row (a request without a receiptId). */
+/**
+ * Records an issued receipt, over its claim or as a new row (a request without a receiptId), and in
+ * the same round trip drops replay copies whose retention has ended.
+ */
 export async function saveIssuedReceipt(db: D1Database, row: IssuedRow): Promise<void> {
-  await db
+  const upsert = db
     .prepare(
       `INSERT INTO receipts (tenant, id, state, claimed_at, salt_generated, log_origin, log_index, kid, iat,
          provider, model, region, cost_usd, jws, proof, replay, replay_expires_at)
@@ -111,6 +114,9 @@ export async function saveIssuedReceipt(db: D1Database, row: IssuedRow): Promise
       row.proof,
       row.replay,
       row.replayExpiresAt,
-    )
-    .run();
+    );
+  const purge = db
+    .prepare('UPDATE receipts SET replay = NULL WHERE replay IS NOT NULL AND replay_expires_at <= ?')
+    .bind(row.iat);
+  await db.batch([upsert, purge]);
 }

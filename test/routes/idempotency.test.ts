@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import { call, createKey, reason } from '../helpers/api';
@@ -51,6 +52,21 @@ describe('idempotent receipt ids', () => {
     const retry = await reason(key, { ...unsalted, receiptId });
     expect(retry.status).toBe(409);
     expect((await errorOf(retry)).details.receipt).toBe(`/v1/receipts/${receiptId}`);
+  });
+
+  it('stores only ciphertext, and after the retention window answers 409 instead of a replay', async () => {
+    const { key } = await createKey('idem-f');
+    const body = { ...base, receiptId: crypto.randomUUID() };
+    expect((await reason(key, body)).status).toBe(200);
+    const row = await env.DB.prepare('SELECT * FROM receipts WHERE tenant = ? AND id = ?')
+      .bind('idem-f', body.receiptId)
+      .first<Record<string, unknown>>();
+    const stored = JSON.stringify(row, (_, v) => (v instanceof ArrayBuffer ? [...new Uint8Array(v)] : v));
+    for (const secret of ['printer', base.receiptSalt, 'Summarize']) expect(stored).not.toContain(secret);
+    await env.DB.prepare('UPDATE receipts SET replay_expires_at = 1 WHERE id = ?').bind(body.receiptId).run();
+    const retry = await reason(key, body);
+    expect(retry.status).toBe(409);
+    expect((await errorOf(retry)).details.receipt).toBe(`/v1/receipts/${body.receiptId}`);
   });
 
   it('keeps ids per tenant: another tenant may use the same id', async () => {
