@@ -42,8 +42,10 @@ export class SqlNodeStore implements MerkleNodeStore {
     this.buffered.clear();
   }
 
+  /** Drops the batch's nodes; the cache too, in case a failed transaction had already cached some. */
   rollback(): void {
     this.buffered.clear();
+    this.cache.clear();
   }
 
   private remember(key: string, hash: Uint8Array): void {
