@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
@@ -23,7 +23,11 @@ export default defineConfig({
                 ADMIN_TOKEN: 'test-admin-token',
                 RECEIPT_SIGNING_KEY: pkcs8Ed25519(),
                 LOG_SIGNING_KEY: pkcs8Ed25519(),
-                REPLAY_KEY: randomBytes(32).toString('base64'),
+                // wrangler also reads a developer's .dev.vars: blank the provider keys the default catalog
+                // names, so a real key there can never route a test to the network.
+                OPENAI_API_KEY: '',
+                ANTHROPIC_API_KEY: '',
+                GEMINI_API_KEY: '',
               },
             },
           }),

@@ -35,6 +35,10 @@ function fromHttpException(error: HTTPException): ApiError {
 }
 
 export const app = new Hono<AppEnv>()
+  .use('*', async (c, next) => {
+    c.set('arrivedAt', performance.now());
+    await next();
+  })
   .use('*', requestId({ headerName: 'X-Request-Id' }))
   .use('*', async (c, next) => {
     const maxSize = Number(c.env.MAX_BODY_BYTES) || defaultMaxBodyBytes;

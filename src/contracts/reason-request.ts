@@ -68,6 +68,16 @@ export const modelPolicySchema = z.strictObject({
 });
 export type ModelPolicy = z.infer<typeof modelPolicySchema>;
 
+/** How context is marked inside data regions (trust.md, "Modes"); `tags+base64` needs a capable model. */
+export const promptModes = ['tags', 'tags+datamark', 'tags+base64', 'json'] as const;
+export type PromptMode = (typeof promptModes)[number];
+
+/** Per-request override of the rendering; without it, the answering model's catalog entry decides. */
+export const renderingSchema = z.strictObject({
+  mode: z.enum(promptModes).optional(),
+});
+export type Rendering = z.infer<typeof renderingSchema>;
+
 export const reasonRequestSchema = z.strictObject({
   task: z.string().min(1).max(256),
   instructions: z.string().max(200_000),
@@ -76,6 +86,7 @@ export const reasonRequestSchema = z.strictObject({
   tools: z.array(capabilitySchema).max(128).optional(),
   output: outputSpecSchema.optional(),
   modelPolicy: modelPolicySchema.optional(),
+  rendering: renderingSchema.optional(),
   receiptId: uuidSchema.optional(),
   receiptSalt: z
     .string()

@@ -6,7 +6,13 @@ const alpha = 0.2;
 /** Consecutive failures that open a model's circuit. */
 export const failuresToOpen = 3;
 /** How long an open circuit stays shut before one probe is let through. */
-export const cooldownMs = { model: 30_000, provider: 120_000 };
+export const cooldownMs: Cooldowns = { model: 30_000, provider: 120_000 };
+
+/** How long an open circuit stays shut, per scope (an operator may shorten them: model-health.ts). */
+export interface Cooldowns {
+  model: number;
+  provider: number;
+}
 /** A probe that never reported back frees the slot after this long. */
 export const probeTimeoutMs = 60_000;
 /** Observed latency replaces the catalog's after this many samples. */
@@ -69,9 +75,10 @@ export function circuitOf(
   record: HealthRecord,
   now: number,
   scope: 'model' | 'provider',
+  cooldowns: Cooldowns = cooldownMs,
 ): Pick<HealthSummary, 'circuit' | 'retryAt'> {
   if (record.openedAt === undefined) return { circuit: 'closed' };
-  const retryAt = record.openedAt + cooldownMs[scope];
+  const retryAt = record.openedAt + cooldowns[scope];
   if (now < retryAt) return { circuit: 'open', retryAt };
   if (record.probeAt !== undefined && now - record.probeAt < probeTimeoutMs)
     return { circuit: 'open', retryAt };
@@ -83,15 +90,21 @@ export function claimProbe(
   record: HealthRecord | undefined,
   now: number,
   scope: 'model' | 'provider',
+  cooldowns: Cooldowns = cooldownMs,
 ): { granted: boolean; record?: HealthRecord } {
-  if (!record || circuitOf(record, now, scope).circuit !== 'half_open') return { granted: false };
+  if (!record || circuitOf(record, now, scope, cooldowns).circuit !== 'half_open') return { granted: false };
   return { granted: true, record: { ...record, probeAt: now, updatedAt: now } };
 }
 
 /** What a reader sees: the circuit, and latency estimates once there are enough samples. Pure. */
-export function summarize(record: HealthRecord, now: number, scope: 'model' | 'provider'): HealthSummary {
+export function summarize(
+  record: HealthRecord,
+  now: number,
+  scope: 'model' | 'provider',
+  cooldowns: Cooldowns = cooldownMs,
+): HealthSummary {
   const summary: HealthSummary = {
-    ...circuitOf(record, now, scope),
+    ...circuitOf(record, now, scope, cooldowns),
     samples: record.samples,
     errorRate: Math.round(record.errorRate * 1000) / 1000,
     lastErrorKind: record.lastErrorKind,

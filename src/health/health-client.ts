@@ -21,10 +21,20 @@ export function resetHealthCache(): void {
   cached = undefined;
 }
 
-/** The planner's view of a snapshot. */
-export function healthViewOf(snapshot: HealthSnapshot): HealthView {
+/**
+ * The planner's view of a snapshot at `now` (wall clock, as the Durable Object's): a cached snapshot
+ * still knows when an open circuit lets its probe through (`retryAt`), so a copy a few seconds old
+ * does not keep a recovered model out for longer than its cooldown.
+ */
+export function healthViewOf(snapshot: HealthSnapshot, now = snapshot.at): HealthView {
   return {
-    circuit: (provider, model) => snapshot.models[healthKey(provider, model)]?.circuit ?? 'closed',
+    circuit: (provider, model) => {
+      const summary = snapshot.models[healthKey(provider, model)];
+      if (!summary) return 'closed';
+      if (summary.circuit === 'open' && summary.retryAt !== undefined && now >= summary.retryAt)
+        return 'half_open';
+      return summary.circuit;
+    },
     observedSpeed: (provider, model) => {
       const summary = snapshot.models[healthKey(provider, model)];
       if (!summary || summary.samples < minSamplesForEstimates || summary.ttftMsP50 === undefined)
@@ -54,6 +64,20 @@ export async function readHealth(stub: HealthStub, now: number): Promise<HealthS
   }
 }
 
-export function viewOrNone(snapshot: HealthSnapshot | undefined): HealthView {
-  return snapshot ? healthViewOf(snapshot) : noHealth;
+export function viewOrNone(snapshot: HealthSnapshot | undefined, now?: number): HealthView {
+  return snapshot ? healthViewOf(snapshot, now) : noHealth;
+}
+
+/**
+ * Records outcomes to shared health. When one of them may move a circuit (a failure, or a success of a
+ * half-open probe), this isolate's cached copy is dropped once the record is stored, so its next
+ * request plans with the new circuit instead of a copy up to `snapshotTtlMs` old.
+ */
+export async function recordHealth(
+  stub: HealthStub,
+  observations: Observation[],
+  movesCircuit: boolean,
+): Promise<void> {
+  await stub.record(observations);
+  if (movesCircuit) cached = undefined;
 }

@@ -1,9 +1,28 @@
 import { DurableObject } from 'cloudflare:workers';
-import { applyObservation, claimProbe, summarize } from './apply-observation';
+import { applyObservation, type Cooldowns, claimProbe, cooldownMs, summarize } from './apply-observation';
 import type { HealthRecord, HealthSnapshot, Observation } from './health-types';
 import { healthKey } from './health-types';
 
 const schemaVersion = 1;
+
+/** A positive whole number of milliseconds from a variable, or the default when unset or invalid. */
+function msOf(value: unknown, fallback: number): number {
+  const ms = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  return Number.isInteger(ms) && ms > 0 ? ms : fallback;
+}
+
+/**
+ * The cooldowns, from `CIRCUIT_COOLDOWN_MS` (a model's circuit) and `PROVIDER_CIRCUIT_COOLDOWN_MS` (a
+ * provider's, after a bad key or exhausted quota); the defaults when unset.
+ */
+export function cooldownsOf(
+  env: Partial<Pick<Env, 'CIRCUIT_COOLDOWN_MS' | 'PROVIDER_CIRCUIT_COOLDOWN_MS'>>,
+): Cooldowns {
+  return {
+    model: msOf(env.CIRCUIT_COOLDOWN_MS, cooldownMs.model),
+    provider: msOf(env.PROVIDER_CIRCUIT_COOLDOWN_MS, cooldownMs.provider),
+  };
+}
 
 function scopeOf(key: string): 'model' | 'provider' {
   return key.endsWith('/*') ? 'provider' : 'model';
@@ -17,9 +36,11 @@ function scopeOf(key: string): 'model' | 'provider' {
  */
 export class ModelHealth extends DurableObject<Env> {
   private readonly records = new Map<string, HealthRecord>();
+  private readonly cooldowns: Cooldowns;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.cooldowns = cooldownsOf(env);
     ctx.blockConcurrencyWhile(async () => {
       const sql = ctx.storage.sql;
       sql.exec('CREATE TABLE IF NOT EXISTS health_meta (version INTEGER NOT NULL)');
@@ -66,7 +87,8 @@ export class ModelHealth extends DurableObject<Env> {
   snapshot(): HealthSnapshot {
     const now = Date.now();
     const models: HealthSnapshot['models'] = {};
-    for (const [key, record] of this.records) models[key] = summarize(record, now, scopeOf(key));
+    for (const [key, record] of this.records)
+      models[key] = summarize(record, now, scopeOf(key), this.cooldowns);
     return { at: now, models };
   }
 
@@ -75,7 +97,7 @@ export class ModelHealth extends DurableObject<Env> {
     const now = Date.now();
     let granted = false;
     for (const key of [healthKey(provider, '*'), healthKey(provider, model)]) {
-      const result = claimProbe(this.records.get(key), now, scopeOf(key));
+      const result = claimProbe(this.records.get(key), now, scopeOf(key), this.cooldowns);
       if (result.granted && result.record) {
         this.save(key, result.record);
         granted = true;

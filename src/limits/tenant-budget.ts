@@ -9,7 +9,8 @@ export interface BudgetStatus {
 }
 
 export type Reservation =
-  | { ok: true; id: string; amountUsd: number }
+  /** `id` is null for a tenant without a cap: nothing is reserved, and settling is a no-op. */
+  | { ok: true; id: string | null; amountUsd: number; capped: boolean }
   | { ok: false; capUsd: number; spentUsd: number; reservedUsd: number };
 
 /** A reservation no request can still be using (requests end within 10 minutes) is released. */
@@ -34,13 +35,27 @@ export class TenantBudget extends DurableObject<Env> {
     `);
   }
 
-  setCap(capUsd: number | null): BudgetStatus {
-    if (capUsd === null) this.ctx.storage.sql.exec("DELETE FROM settings WHERE name = 'cap_usd'");
-    else
-      this.ctx.storage.sql.exec(
-        "INSERT OR REPLACE INTO settings (name, value) VALUES ('cap_usd', ?)",
-        capUsd,
-      );
+  /**
+   * Sets or removes the cap. Spend is only tracked here while a cap exists, so a new cap starts from
+   * `spentThisMonthUsd`, what the usage records say the tenant already spent this month.
+   */
+  setCap(capUsd: number | null, spentThisMonthUsd: number): BudgetStatus {
+    const sql = this.ctx.storage.sql;
+    if (capUsd === null) {
+      sql.exec("DELETE FROM settings WHERE name = 'cap_usd'");
+      return this.status();
+    }
+    const month = monthOf(Date.now());
+    this.ctx.storage.transactionSync(() => {
+      if (this.cap() === null) {
+        sql.exec(
+          'INSERT INTO spend (month, spent_usd) VALUES (?, ?) ON CONFLICT(month) DO UPDATE SET spent_usd = MAX(spent_usd, excluded.spent_usd)',
+          month,
+          Math.max(0, spentThisMonthUsd),
+        );
+      }
+      sql.exec("INSERT OR REPLACE INTO settings (name, value) VALUES ('cap_usd', ?)", capUsd);
+    });
     return this.status();
   }
 
@@ -66,14 +81,12 @@ export class TenantBudget extends DurableObject<Env> {
     this.release(now);
     const month = monthOf(now);
     const capUsd = this.cap();
-    let amountUsd = wantedUsd;
-    if (capUsd !== null) {
-      const spentUsd = this.spent(month);
-      const reservedUsd = this.reserved(month);
-      const left = capUsd - spentUsd - reservedUsd;
-      if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
-      amountUsd = Math.min(wantedUsd, left);
-    }
+    if (capUsd === null) return { ok: true, id: null, amountUsd: wantedUsd, capped: false };
+    const spentUsd = this.spent(month);
+    const reservedUsd = this.reserved(month);
+    const left = capUsd - spentUsd - reservedUsd;
+    if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
+    const amountUsd = Math.min(wantedUsd, left);
     const id = crypto.randomUUID();
     this.ctx.storage.sql.exec(
       'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
@@ -82,11 +95,12 @@ export class TenantBudget extends DurableObject<Env> {
       amountUsd,
       now,
     );
-    return { ok: true, id, amountUsd };
+    return { ok: true, id, amountUsd, capped: true };
   }
 
   /** Replaces a reservation by what the request actually cost. */
-  settle(id: string, actualUsd: number): void {
+  settle(id: string | null, actualUsd: number): void {
+    if (id === null) return;
     const row = this.ctx.storage.sql
       .exec<{ month: string }>('SELECT month FROM reservations WHERE id = ?', id)
       .toArray()[0];

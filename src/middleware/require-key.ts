@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, Scope } from '../env';
 import { ApiError } from '../errors';
+import { cacheApiKey, cachedApiKey } from '../storage/api-key-cache';
 import { findApiKeyByHash } from '../storage/api-keys';
 import { sha256Hex } from './secret-hash';
 
@@ -18,7 +19,14 @@ export function requireKey(scope?: Scope) {
         headers: { 'WWW-Authenticate': 'Bearer realm="valve"' },
       });
     }
-    const row = await findApiKeyByHash(c.env.DB, await sha256Hex(key));
+    const keyHash = await sha256Hex(key);
+    const now = Date.now();
+    let row = cachedApiKey(keyHash, now);
+    if (row === undefined) {
+      // Only known keys are cached: unknown ones are looked up each time, so a new key works at once.
+      row = await findApiKeyByHash(c.env.DB, keyHash);
+      if (row) cacheApiKey(keyHash, row, now);
+    }
     if (!row) {
       throw new ApiError('auth.invalid_key', 'The API key is not valid.', {
         headers: { 'WWW-Authenticate': 'Bearer realm="valve", error="invalid_token"' },

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { messageLevelSchema } from '../contracts/reason-request';
+import { messageLevelSchema, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../providers/types';
 
 // The model catalog (policy.md): providers and the models they serve, validated on load.
 
 export const providerKinds = ['openai', 'anthropic', 'gemini', 'workers-ai', 'sim'] as const;
 export type ProviderKind = (typeof providerKinds)[number];
+
+/** Headers that carry a provider key: never in the catalog (a plain variable), only through `apiKeyEnv`. */
+const credentialHeaders = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key']);
 
 export const catalogProviderSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/),
@@ -20,6 +23,22 @@ export const catalogProviderSchema = z.strictObject({
   binding: z
     .string()
     .regex(/^[A-Z][A-Z0-9_]*$/)
+    .optional(),
+  /**
+   * Extra request headers sent with every call to this provider, over the adapter's own (for example
+   * OpenRouter's `HTTP-Referer`, or a pinned `anthropic-version`). Not for keys: those come from `apiKeyEnv`.
+   */
+  headers: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9-]{1,64}$/)
+        .refine(
+          (name) => !credentialHeaders.has(name.toLowerCase()),
+          'keys come from apiKeyEnv, not headers',
+        ),
+      z.string().max(1024),
+    )
     .optional(),
   /** A stand-in used only while no other provider of the catalog is configured (the embedded simulator). */
   demo: z.boolean().optional(),
@@ -69,6 +88,8 @@ export const catalogModelSchema = z.strictObject({
   }),
   /** The most sensitive privacy level the operator allows to be sent to this model. */
   maxPrivacy: messageLevelSchema,
+  /** The rendering mode this model reads best (trust.md); default `tags`. */
+  promptMode: z.enum(promptModes).optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */
   source: z.string().optional(),

@@ -160,6 +160,10 @@ export interface ModelAdapter {
   readonly kind: string;
   generate(request: ModelRequest, options: CallOptions): Promise<ModelResponse>;
   stream(request: ModelRequest, options: CallOptions): AsyncIterable<StreamPart>;
-  /** Exactly the JSON body the adapter sends for this request (a corpus test checks every adapter's). */
+  /**
+   * The exact JSON body this adapter would send for the request, without sending it. Optional in the
+   * type, required in practice: the prompt tests check trust separation on every registered adapter's
+   * wire body and fail for an adapter that lacks this.
+   */
   toWireBody?(request: ModelRequest, options: CallOptions): unknown;
 }

@@ -1,14 +1,27 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
 import { ApiError } from '../errors';
-import type { ModelResponse } from '../providers/types';
+import { detectLeak } from '../prompt/detect-leak';
+import type { RenderedPrompt } from '../prompt/render-prompt';
+import type { ModelResponse, ModelWarning } from '../providers/types';
 
-/** The caller-facing output and tool calls of a model's answer. */
+/** What buildOutput needs of the rendered prompt: its secrets and whether untrusted context was in it. */
+export type PromptFacts = Pick<RenderedPrompt, 'nonce' | 'canary' | 'tainted'>;
+
+/**
+ * The caller-facing output and tool calls of a model's answer, with the checks around the prompt
+ * (trust.md): a call to a tool the request did not list is dropped with a `tool_call.rejected` warning,
+ * every call is `tainted` when untrusted context was present, and an output carrying the canary or the
+ * nonce gets a `prompt.leak_suspected` warning.
+ */
 export function buildOutput(
   request: ReasonRequest,
   response: ModelResponse,
-  tainted: boolean,
-): { output: ReasonOutput; toolCalls: ToolCall[] } {
+  prompt: PromptFacts,
+): { output: ReasonOutput; toolCalls: ToolCall[]; warnings: ModelWarning[] } {
+  const { tainted } = prompt;
+  const listed = new Set((request.tools ?? []).map((tool) => tool.name));
+  const warnings: ModelWarning[] = [];
   const toolCalls: ToolCall[] = [];
   let text = '';
   let value: unknown;
@@ -19,10 +32,20 @@ export function buildOutput(
       value = block.value;
       hasValue = true;
     } else if (block.type === 'tool_call') {
-      toolCalls.push({ id: block.id, name: block.name, arguments: block.args, tainted });
+      if (listed.has(block.name)) {
+        toolCalls.push({ id: block.id, name: block.name, arguments: block.args, tainted });
+      } else {
+        warnings.push({
+          code: 'tool_call.rejected',
+          message: `Dropped a call to ${JSON.stringify(block.name.slice(0, 64))}, which the request did not list in tools.`,
+        });
+      }
     }
   }
-  if (request.output?.format !== 'json') return { output: { format: 'text', text }, toolCalls };
+  const emitted = [text, ...toolCalls.map((call) => JSON.stringify(call.arguments))];
+  if (hasValue) emitted.push(JSON.stringify(value) ?? '');
+  warnings.push(...detectLeak(emitted, prompt));
+  if (request.output?.format !== 'json') return { output: { format: 'text', text }, toolCalls, warnings };
   if (!hasValue && toolCalls.length === 0) {
     try {
       value = JSON.parse(text);
@@ -32,5 +55,9 @@ export function buildOutput(
       });
     }
   }
-  return { output: { format: 'json', value: hasValue || toolCalls.length === 0 ? value : null }, toolCalls };
+  return {
+    output: { format: 'json', value: hasValue || toolCalls.length === 0 ? value : null },
+    toolCalls,
+    warnings,
+  };
 }

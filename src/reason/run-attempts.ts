@@ -1,10 +1,11 @@
-import type { DecisionAttempt } from '../contracts/reason-response';
+import type { DecisionAttempt, ReasonUsage } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
+import { reserveForMs } from '../policy/stall-limit';
 import { modelFailure, readModelError } from '../providers/model-error';
 import type { ModelError, Usage } from '../providers/types';
 import { decisionOf } from './decision-of';
@@ -15,6 +16,10 @@ export interface AttemptInput {
   maxTokens: number;
   signal: AbortSignal;
   retry: number;
+  /** Time left before the request's deadline when the attempt starts (`Infinity` without one). */
+  timeLeftMs: number;
+  /** What the next planned model needs to be worth starting (0 when none follows): see policy/stall-limit. */
+  reserveMs: number;
 }
 
 /** What a successful attempt gives back: its value, and the usage it was billed for. */
@@ -58,8 +63,39 @@ function billedOnFailure(
   const reported = details?.costUsd;
   if (typeof reported === 'number' && reported >= 0) return Math.min(reported, worstCaseUsd);
   if (error.dispatch === 'streaming' || error.emitted_deltas) return worstCaseUsd;
+  // A 2xx whose body was then cut, stalled or malformed: the provider wrote (and billed) an answer.
+  if (error.status !== undefined && error.status >= 200 && error.status < 300) return worstCaseUsd;
   if (error.kind === 'timeout' && error.dispatch !== 'not_sent') return worstCaseUsd;
   return 0;
+}
+
+/** A usage in the response's terms. */
+export function reasonUsageOf(usage: Usage): ReasonUsage {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    reasoningTokens: usage.reasoning_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_tokens ?? 0,
+  };
+}
+
+const noUsage: ReasonUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0 };
+
+/**
+ * The usage a failed attempt reports: the provider's own figure when the failure carries one; none
+ * when the provider refused it with an error status or it was never sent; unknown (undefined, its
+ * cost then counted at the worst case) when it may have produced output before it failed.
+ */
+function usageOnFailure(error: ModelError, details: Record<string, unknown> | null): ReasonUsage | undefined {
+  const reported = details?.usage;
+  if (reported && typeof reported === 'object') {
+    const usage = reported as Partial<Usage>;
+    if (typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number')
+      return reasonUsageOf(usage as Usage);
+  }
+  if (error.dispatch === 'not_sent') return noUsage;
+  if (error.status !== undefined && error.status >= 400 && !error.emitted_deltas) return noUsage;
+  return undefined;
 }
 
 /** A timer length that AbortSignal.timeout accepts, for any time left (even an unbounded one). */
@@ -131,7 +167,7 @@ export async function runAttempts<T>(
     });
   };
 
-  for (const attempt of plan.attempts) {
+  for (const [index, attempt] of plan.attempts.entries()) {
     if (blockedProviders.has(attempt.provider)) {
       skip(attempt, 'circuit_open', `provider ${attempt.provider} failed in a way that opens its circuit`);
       continue;
@@ -157,11 +193,17 @@ export async function runAttempts<T>(
       }
       const began = deps.now();
       const timeMs = Math.min(left.timeMs, deps.defaultAttemptMs ?? 300_000);
-      const signal = AbortSignal.timeout(timerMs(timeMs));
+      const deadline = AbortSignal.timeout(timerMs(timeMs));
+      // A failed attempt is aborted at once, so a silent or stalled upstream does not keep its socket.
+      const release = new AbortController();
+      const signal = AbortSignal.any([deadline, release.signal]);
+      const next = plan.attempts[index + 1];
+      const reserveMs = next ? reserveForMs(next.speed, plan.needs, next.maxTokens) : 0;
       try {
         const result = await raceDeadline(
-          () => fn({ attempt, maxTokens: limits.maxTokens, signal, retry }),
-          signal,
+          () =>
+            fn({ attempt, maxTokens: limits.maxTokens, signal, retry, timeLeftMs: left.timeMs, reserveMs }),
+          deadline,
           () => deadlineError(attempt),
         );
         const latencyMs = deps.now() - began;
@@ -172,6 +214,7 @@ export async function runAttempts<T>(
           outcome: 'ok',
           latencyMs: Math.round(latencyMs),
           costUsd: result.costUsd,
+          usage: reasonUsageOf(result.usage),
           retry,
           maxTokens: limits.maxTokens,
         });
@@ -188,9 +231,16 @@ export async function runAttempts<T>(
         });
         return { value: result.value, attempt, usage: result.usage, attempts: trace };
       } catch (thrown) {
-        const error = readModelError(thrown);
-        if (!error || !(thrown instanceof ApiError)) throw thrown;
-        lastError = thrown;
+        release.abort();
+        const adapterError = readModelError(thrown);
+        if (!adapterError || !(thrown instanceof ApiError)) throw thrown;
+        // Adapters know their wire format (`openai`), not the catalog's name for the provider.
+        const error: ModelError = { ...adapterError, provider: attempt.provider, model: attempt.model };
+        lastError = new ApiError(thrown.code, thrown.message, {
+          details: { ...(thrown.details ?? {}), provider: attempt.provider, model: attempt.model },
+          headers: thrown.headers,
+          cause: thrown,
+        });
         const costUsd = billedOnFailure(error, thrown.details, limits.worstCaseUsd);
         budget.spentUsd += costUsd;
         const decision = decideRetry(error, {
@@ -208,6 +258,7 @@ export async function runAttempts<T>(
           errorKind: error.kind,
           latencyMs: Math.round(deps.now() - began),
           costUsd,
+          usage: usageOnFailure(error, thrown.details),
           retry,
           maxTokens: limits.maxTokens,
           detail: decision.reason,
@@ -220,7 +271,7 @@ export async function runAttempts<T>(
           errorKind: error.kind,
           openProviderCircuit,
         });
-        if (decision.action === 'stop') return fail(thrown);
+        if (decision.action === 'stop') return fail(lastError);
         if (decision.action === 'retry') {
           const wait = AbortSignal.timeout(timerMs(budgetLeft(budget, deps.now()).timeMs));
           await deps.sleep(decision.delayMs, wait).catch(() => undefined);

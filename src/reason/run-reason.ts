@@ -6,11 +6,16 @@ import { createBudget } from '../policy/budget';
 import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
 import type { HealthView, PlannedAttempt } from '../policy/plan-types';
+import { chooseMode } from '../prompt/choose-mode';
+import { drawNonce, promptInputs } from '../prompt/draw-nonce';
+import { lintInstructions } from '../prompt/lint-instructions';
 import { renderPrompt } from '../prompt/render-prompt';
+import type { Message } from '../providers/types';
 import { buildOutput } from './build-output';
 import { callAttempts } from './call-attempts';
 import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
+import { keepModelsThatRead } from './keep-models-that-read';
 
 /** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
 export interface Admission {
@@ -29,12 +34,15 @@ export type IssueReceipt = (
 
 export interface ReasonDeps {
   catalog: Catalog;
-  issueReceipt: IssueReceipt;
+  /** Always given by the routes; pipeline unit tests leave it out and get an unsigned answer. */
+  issueReceipt?: IssueReceipt;
   /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
   admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
   notConfigured: (provider: CatalogProvider) => string | undefined;
   secret: (name: string) => string | undefined;
+  /** A Worker binding by name (Workers AI), or undefined when absent. */
+  binding?: (name: string) => unknown;
   fetch: typeof fetch;
   now: () => number;
   startedAt: number;
@@ -49,20 +57,44 @@ export interface ReasonDeps {
 }
 
 /** The request pipeline: render → plan → call, retry, fail over → check → response. */
-export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<ReasonResponse> {
+export async function runReason(
+  request: ReasonRequest,
+  deps: ReasonDeps & { issueReceipt: IssueReceipt },
+): Promise<ReasonResponse>;
+export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<UnsignedResponse>;
+export async function runReason(
+  request: ReasonRequest,
+  deps: ReasonDeps,
+): Promise<UnsignedResponse | ReasonResponse> {
   const receiptId = request.receiptId ?? crypto.randomUUID();
-  const prompt = renderPrompt(request, { nonce: deps.randomHex(16), canary: deps.randomHex(8) });
-  const needs = deriveNeeds(request, prompt.messages);
+  lintInstructions(request.instructions);
+  const inputs = promptInputs(request);
+  const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
+  const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
   const budget = createBudget(policy, deps.startedAt);
-  const plan = planRequest({
-    policy,
-    needs,
-    catalog: deps.catalog,
-    notConfigured: deps.notConfigured,
-    health: deps.health,
-    left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
-  });
+  const planFor = (messages: Message[]) =>
+    planRequest({
+      policy,
+      needs: deriveNeeds(request, messages),
+      catalog: deps.catalog,
+      notConfigured: deps.notConfigured,
+      health: deps.health,
+      left: { costUsd: policy.maxCostUsd ?? Number.POSITIVE_INFINITY, timeMs: timeLeft(policy, deps) },
+    });
+  // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
+  // and plan once more when the first model's catalog entry asks for another mode.
+  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags' });
+  let plan = planFor(prompt.messages);
+  const mode = chooseMode(
+    override,
+    plan.attempts.map((attempt) => attempt.entry),
+  );
+  if (mode !== prompt.mode) {
+    prompt = renderPrompt(request, { ...secrets, mode });
+    plan = planFor(prompt.messages);
+  }
+  plan = keepModelsThatRead(plan, mode);
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
@@ -92,7 +124,9 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
         Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
       )
     : undefined;
-  if (admission) budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  if (admission && Number.isFinite(admission.budgetUsd)) {
+    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  }
   let result: Awaited<ReturnType<typeof callAttempts>>;
   try {
     result = await callAttempts(
@@ -105,6 +139,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
       },
       {
         secret: deps.secret,
+        binding: deps.binding,
         fetch: deps.fetch,
         now: deps.now,
         sleep: deps.sleep,
@@ -118,7 +153,7 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     await admission?.settle(budget.spentUsd);
   }
   const response = result.value;
-  const { output, toolCalls } = buildOutput(request, response, prompt.tainted);
+  const { output, toolCalls, warnings } = buildOutput(request, response, prompt);
   const usage = response.usage;
   const answer: UnsignedResponse = {
     receiptId,
@@ -136,9 +171,10 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     costUsd: budget.spentUsd,
     latencyMs: Math.max(0, Math.round(deps.now() - deps.startedAt)),
     decision: decisionOf(plan, result.attempts, budget),
-    warnings: [...prompt.warnings, ...(response.warnings ?? [])],
+    warnings: [...prompt.warnings, ...(response.warnings ?? []), ...warnings],
   };
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
+  if (deps.issueReceipt === undefined) return answer;
   return { ...answer, receipt: await deps.issueReceipt(request, answer) };
 }
 

@@ -45,7 +45,10 @@ export function usageOfFailure(
   at: number,
 ): UsageRecord {
   const details = error instanceof ApiError ? (error.details ?? {}) : {};
-  const attempts = Array.isArray(details.attempts) ? (details.attempts as AttemptLike[]) : [];
+  // The attempt loop puts its trace in `details.decision.attempts`.
+  const decision = details.decision as { attempts?: unknown } | undefined;
+  const listed = decision?.attempts ?? details.attempts;
+  const attempts = Array.isArray(listed) ? (listed as AttemptLike[]) : [];
   return {
     tenant: caller.tenant,
     key: caller.keyId,

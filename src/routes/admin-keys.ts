@@ -7,6 +7,7 @@ import { requireJson, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
 import { sha256Hex } from '../middleware/secret-hash';
 import { randomBase64url, randomHex } from '../random-token';
+import { forgetApiKey } from '../storage/api-key-cache';
 import { insertApiKey, revokeApiKey } from '../storage/api-keys';
 
 export const adminKeyRoutes = new Hono<AppEnv>()
@@ -48,6 +49,7 @@ export const adminKeyRoutes = new Hono<AppEnv>()
   })
   .delete('/keys/:id', async (c) => {
     const row = await revokeApiKey(c.env.DB, c.req.param('id'), Date.now());
+    forgetApiKey(c.req.param('id'));
     if (!row) throw new ApiError('request.not_found', 'No API key has this id.');
     await recordAudit(c.env, {
       action: 'key.revoked',

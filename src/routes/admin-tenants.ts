@@ -2,8 +2,10 @@ import { Hono } from 'hono';
 import { recordAudit } from '../audit/record-audit';
 import { budgetChangeSchema, tenantSchema } from '../contracts/operator-bodies';
 import type { AppEnv } from '../env';
+import { forgetUncapped } from '../limits/uncapped-tenants';
 import { requireJson, validationError, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
+import { monthSpend } from '../storage/usage-records';
 
 function tenantParam(value: string): string {
   const result = tenantSchema.safeParse(value);
@@ -22,7 +24,9 @@ export const adminTenantRoutes = new Hono<AppEnv>()
   .put('/tenants/:tenant/budget', requireJson, validJson(budgetChangeSchema), async (c) => {
     const tenant = tenantParam(c.req.param('tenant'));
     const { monthlyCapUsd } = c.req.valid('json');
-    const status = await c.env.TENANT_BUDGET.getByName(tenant).setCap(monthlyCapUsd);
+    const spent = monthlyCapUsd === null ? 0 : await monthSpend(c.env.DB, tenant, Date.now());
+    const status = await c.env.TENANT_BUDGET.getByName(tenant).setCap(monthlyCapUsd, spent);
+    forgetUncapped(tenant);
     await recordAudit(c.env, {
       action: 'budget.changed',
       actor: 'admin',

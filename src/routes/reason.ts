@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
+import { writeHealth, writeUsage } from '../background/write-behind';
 import { reasonRequestSchema } from '../contracts/reason-request';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
-import { readHealth, viewOrNone } from '../health/health-client';
+import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
+import { admitToBudget } from '../limits/admit-to-budget';
 import { iJsonError, rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
@@ -15,11 +16,10 @@ import { abortableSleep } from '../providers/abortable-sleep';
 import { randomHex } from '../random-token';
 import { claimReceiptId } from '../reason/idempotency';
 import { receiptHookFor } from '../reason/receipt-hook';
-import { type Admission, runReason } from '../reason/run-reason';
+import { runReason } from '../reason/run-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import { releaseClaim } from '../storage/receipts';
-import { insertUsageRecord } from '../storage/usage-records';
 import { runInBackground } from './run-in-background';
 
 export const reasonRoutes = new Hono<AppEnv>().post(
@@ -30,7 +30,7 @@ export const reasonRoutes = new Hono<AppEnv>().post(
   requireJson,
   validJson(reasonRequestSchema),
   async (c) => {
-    const startedAt = performance.now();
+    const startedAt = c.var.arrivedAt ?? performance.now();
     const arrivedAt = Date.now();
     const caller = c.var.caller;
     const request = c.req.valid('json');
@@ -50,23 +50,8 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     const catalog = loadCatalog(c.env.VALVE_CATALOG);
     const health = healthStubOf(c.env);
     const observations: Observation[] = [];
-    const admit = async (wantedUsd: number, minimumUsd: number): Promise<Admission> => {
-      const budget = c.env.TENANT_BUDGET.getByName(caller.tenant);
-      const reservation = await budget.reserve(wantedUsd, minimumUsd);
-      if (!reservation.ok) {
-        throw new ApiError('limit.budget_exhausted', 'The tenant’s monthly spend cap is reached.', {
-          details: {
-            capUsd: reservation.capUsd,
-            spentUsd: reservation.spentUsd,
-            reservedUsd: reservation.reservedUsd,
-          },
-        });
-      }
-      return {
-        budgetUsd: reservation.amountUsd,
-        settle: (actualUsd) => budget.settle(reservation.id, actualUsd),
-      };
-    };
+    const admit = admitToBudget(c.env, caller.tenant);
+    const view = viewOrNone(await readHealth(health, Date.now()), Date.now());
     try {
       const response = await runReason(request, {
         catalog,
@@ -74,12 +59,13 @@ export const reasonRoutes = new Hono<AppEnv>().post(
         notConfigured: configuredProviders(catalog, (name) => env[name]),
         secret: (name) =>
           typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined,
+        binding: (name) => env[name],
         fetch: (input, init) => fetch(input, init),
         now: () => performance.now(),
         startedAt,
         randomHex,
         admit,
-        health: viewOrNone(await readHealth(health, Date.now())),
+        health: view,
         claimProbe: async (attempt) => {
           try {
             return await health.claimProbe(attempt.provider, attempt.model);
@@ -92,19 +78,30 @@ export const reasonRoutes = new Hono<AppEnv>().post(
         random: Math.random,
       });
       // Usage and health are written after the answer, off the response path.
-      runInBackground(c, () =>
-        insertUsageRecord(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)),
-      );
+      runInBackground(c, () => writeUsage(c.env.DB, usageOfResponse(caller, response, false, arrivedAt)));
       return c.json(response);
     } catch (error) {
       if (receiptId !== undefined) await releaseClaim(c.env.DB, caller.tenant, receiptId);
       const latencyMs = performance.now() - startedAt;
       runInBackground(c, () =>
-        insertUsageRecord(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
+        writeUsage(c.env.DB, usageOfFailure(caller, error, latencyMs, false, arrivedAt)),
       );
       throw error;
     } finally {
-      if (observations.length > 0) runInBackground(c, async () => health.record(observations));
+      // A failure, or the success of a model whose circuit was not closed, may move a circuit.
+      const movesCircuit = observations.some(
+        (o) =>
+          !o.ok ||
+          view.circuit(o.provider, o.model) !== 'closed' ||
+          view.circuit(o.provider, '*') !== 'closed',
+      );
+      if (observations.length > 0) {
+        runInBackground(c, () =>
+          movesCircuit
+            ? recordHealth(health, observations, true)
+            : writeHealth(c.env.MODEL_HEALTH, health, observations),
+        );
+      }
     }
   },
 );

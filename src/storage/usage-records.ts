@@ -17,8 +17,8 @@ export interface UsageRecord {
   created_at: number;
 }
 
-export async function insertUsageRecord(db: D1Database, record: UsageRecord): Promise<void> {
-  await db
+function usageInsert(db: D1Database, record: UsageRecord): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO usage_records (tenant, key_id, route, model, input_tokens, output_tokens, latency_ms, outcome, fallbacks, stream, cost_usd, created_at, day)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -37,8 +37,7 @@ export async function insertUsageRecord(db: D1Database, record: UsageRecord): Pr
       record.cost_usd,
       record.created_at,
       new Date(record.created_at).toISOString().slice(0, 10),
-    )
-    .run();
+    );
 }
 
 export type UsageGroup = 'model' | 'day';
@@ -98,4 +97,20 @@ export async function aggregateUsage(
       avgLatencyMs: Math.round(row.avg_latency_ms),
       fallbacks: row.fallbacks,
     }));
+}
+
+/** What a tenant spent since the start of the month (UTC), from its usage records. */
+export async function monthSpend(db: D1Database, tenant: string, now: number): Promise<number> {
+  const firstDay = `${new Date(now).toISOString().slice(0, 7)}-01`;
+  const row = await db
+    .prepare('SELECT COALESCE(SUM(cost_usd), 0) AS spent FROM usage_records WHERE tenant = ? AND day >= ?')
+    .bind(tenant, firstDay)
+    .first<{ spent: number }>();
+  return row?.spent ?? 0;
+}
+
+/** Many records in one D1 batch (one transaction). */
+export async function insertUsageRecords(db: D1Database, records: UsageRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.batch(records.map((record) => usageInsert(db, record)));
 }

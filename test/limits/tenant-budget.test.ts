@@ -53,6 +53,28 @@ describe('tenant spend budgets', () => {
     expect((await reason(key, body)).status).toBe(200);
   });
 
+  it('starts a new cap from what the tenant already spent this month', async () => {
+    const tenant = 'late-cap';
+    const { key } = await createKey(tenant, ['reason', 'usage:read']);
+    const body = { task: 'summarize', instructions: 'Summarize.' };
+    expect((await reason(key, body)).status).toBe(200);
+    // Usage is written off the response path: wait (bounded) until it is visible.
+    let spent = 0;
+    for (let i = 0; i < 50 && spent === 0; i++) {
+      const usage = (await (
+        await call('/v1/usage', { headers: { Authorization: `Bearer ${key}` } })
+      ).json()) as {
+        totals: { costUsd: number };
+      };
+      spent = usage.totals.costUsd;
+      if (spent === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(spent).toBeGreaterThan(0);
+    const res = await setCap(tenant, spent);
+    expect(await res.json()).toMatchObject({ capUsd: spent, spentUsd: spent, remainingUsd: 0 });
+    expect((await reason(key, body)).status).toBe(402);
+  });
+
   it('shows a tenant’s budget to the admin and validates the change', async () => {
     expect((await setCap('shown', 12.5)).status).toBe(200);
     const res = await call('/v1/admin/tenants/shown/budget', {

@@ -5,6 +5,7 @@ import { callOptions, trustedText, trustRequest, untrustedText } from './fake-fe
 // Every adapter with a wire body: the trusted text appears once, in the provider's system channel;
 // the untrusted text never appears there.
 const systemChannel: Record<string, (body: Record<string, unknown>) => unknown> = {
+  sim: (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
   openai: (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
   'workers-ai': (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
   anthropic: (body) => body.system,

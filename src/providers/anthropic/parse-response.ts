@@ -60,6 +60,15 @@ export function parseAnthropicResponse(
   }
   const content = parsed.data.content.flatMap((block) => toBlock(block, request) ?? []);
   const raw = parsed.data.stop_reason ?? undefined;
+  // A whole Messages answer always says why it stopped (only `message_start` of a stream has null).
+  if (raw === undefined) {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: 'Anthropic answered without a stop_reason; the answer may be incomplete.',
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
   const answeredJson = content.some((block) => block.type === 'json');
   return {
     message: { role: 'assistant', content },

@@ -68,6 +68,17 @@ export function parseGeminiResponse(
 ): ModelResponse {
   const body = readGeminiBody(json, context);
   const candidate = body.candidates?.[0];
+  // A whole (non-streamed) answer always ends with a finishReason; one without is not an answer.
+  if (!candidate?.finishReason) {
+    throw fail(context, {
+      kind: 'invalid_response',
+      message: candidate
+        ? 'Gemini answered without a finishReason; the answer may be incomplete.'
+        : 'Gemini answered with no candidate and no block reason.',
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
+  }
   const blocks = (candidate?.content?.parts ?? []).flatMap((part, index) => partBlock(part, index) ?? []);
   const calledTools = blocks.some((block) => block.type === 'tool_call');
   const raw = candidate?.finishReason ?? undefined;

@@ -1,6 +1,6 @@
 import type { ApiError } from '../../errors';
 import type { CallOptions, ModelError } from '../types';
-import { type CallContext, fail } from './fail';
+import { type CallContext, fail, withFields } from './fail';
 import { parseRetryAfterMs } from './retry-after';
 import { IdleTimeoutError, withinIdle } from './timeouts';
 
@@ -124,7 +124,8 @@ export async function readJson(
   try {
     text = await withinIdle(response.text(), options.signal, options.idleTimeoutMs);
   } catch (error) {
-    throw transportFailure(context, error, options.signal, 'sent');
+    // The status says the provider answered (and billed) before the body was cut or stalled.
+    throw withFields(transportFailure(context, error, options.signal, 'sent'), { status: response.status });
   }
   try {
     return JSON.parse(text);

@@ -127,6 +127,10 @@ async function prepare(options: CallOptions): Promise<SimScript> {
 
 export const simAdapter: ModelAdapter = {
   kind: 'sim',
+  // The simulator is in-process: what it "sends" is the neutral request itself.
+  toWireBody(request) {
+    return structuredClone(request);
+  },
   async generate(request, options) {
     await prepare(options);
     return answer(request, options.model);

@@ -1,0 +1,129 @@
+// Server processes of the bench: started as children, ready when they print one JSON line (or answer a
+// probe), stopped by their own pid, and measured from /proc (peak resident memory, VmHWM).
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * @typedef {{ pid: number, name: string, peakKiB: number }} ProcessPeak
+ * @typedef {{ child: import('node:child_process').ChildProcess, info: Record<string, unknown>, log: () => string, stop: () => Promise<void> }} Server
+ */
+
+/**
+ * Starts `command args` and resolves once it prints a JSON line on stdout (or `probe` resolves true).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, probe?: () => Promise<boolean> }} options
+ * @returns {Promise<Server>}
+ */
+export function startServer(command, args, options) {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text) => {
+    err = (err + text).slice(-8000);
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(killer);
+        resolve(undefined);
+      });
+      child.kill('SIGTERM');
+    }).then(() => undefined);
+  const log = () => `${out.slice(-2000)}\n${err}`.trim();
+  return new Promise((resolve, reject) => {
+    let done = false;
+    /** @param {Record<string, unknown>} info */
+    const ready = (info) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ child, info, log, stop });
+    };
+    /** @param {Error} error */
+    const fail = (error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stop().then(() => reject(new Error(`${error.message}\n${log()}`)));
+    };
+    const timer = setTimeout(
+      () => fail(new Error(`${command} did not start in ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    child.on('error', fail);
+    child.on('exit', (code) => fail(new Error(`${command} exited with ${code} before it was ready`)));
+    child.stdout?.on('data', (text) => {
+      out = (out + text).slice(-8000);
+      const line = out.split('\n').find((l) => l.trim().startsWith('{'));
+      if (line && !options.probe) {
+        try {
+          ready(JSON.parse(line));
+        } catch {
+          // not a whole line yet
+        }
+      }
+    });
+    if (options.probe) {
+      const probe = options.probe;
+      const poll = async () => {
+        while (!done) {
+          if (await probe().catch(() => false)) return ready({});
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      poll();
+    }
+  });
+}
+
+/** @param {number} pid */
+function statusOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** @param {number} pid @returns {number[]} */
+function childrenOf(pid) {
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const status = statusOf(Number(entry));
+    if (Number(/^PPid:\s*(\d+)/m.exec(status)?.[1]) === pid) found.push(Number(entry));
+  }
+  return found;
+}
+
+/**
+ * Peak resident memory (VmHWM) of a process and each of its descendants, read while they run.
+ * @param {number} pid
+ * @returns {ProcessPeak[]}
+ */
+export function peakMemory(pid) {
+  /** @type {ProcessPeak[]} */
+  const peaks = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = /** @type {number} */ (queue.shift());
+    const status = statusOf(next);
+    if (status === '') continue;
+    peaks.push({
+      pid: next,
+      name: /^Name:\s*(.+)$/m.exec(status)?.[1]?.trim() ?? '?',
+      peakKiB: Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? 0),
+    });
+    queue.push(...childrenOf(next));
+  }
+  return peaks;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Valve for the bench: the production bundle (`wrangler deploy --dry-run`, minified as deployed) served
+// by workerd through Miniflare, the library under `wrangler dev`, with the bindings wrangler.toml
+// declares (local D1, SQLite Durable Objects). Not `wrangler dev` itself: that puts a proxy worker, a
+// second workerd process, in front of every request, which production does not have. Run as its own
+// process: this Node process only supervises; workerd, its child, serves every request.
+//
+// Usage: node bench/servers/valve.js --bundle=<dir with index.js> --upstream=<url> [--inspector-port=N]
+// Prints one line `{"url", "key", "supervisorPid"}` once the worker answers and an API key exists.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler';
+
+const root = join(import.meta.dirname, '../..');
+
+/** @param {string} name */
+function arg(name) {
+  const prefix = `--${name}=`;
+  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+}
+
+const bundle = arg('bundle');
+const upstream = arg('upstream');
+const inspectorPort = arg('inspector-port');
+if (!bundle || !upstream) {
+  console.error('usage: valve.js --bundle=<dir> --upstream=<url> [--inspector-port=N]');
+  process.exit(2);
+}
+
+function pkcs8Ed25519() {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+}
+
+/** The bench's catalog: one OpenAI-kind provider pointed at the fake upstream. */
+const catalog = {
+  providers: [{ id: 'bench', kind: 'openai', baseUrl: `${upstream}/v1`, apiKeyEnv: 'OPENAI_API_KEY' }],
+  models: [
+    {
+      provider: 'bench',
+      model: 'gpt-bench',
+      regions: ['eu'],
+      priceUsdPerMTok: { input: 1, output: 2 },
+      quality: 90,
+      latency: { ttftMsP50: 50, ttftMsP90: 100, outputTokensPerSec: 5000 },
+      contextTokens: 32_000,
+      maxOutputTokens: 4096,
+      capabilities: { tools: true, json: 'native', reasoning: false, base64Data: false },
+      maxPrivacy: 'confidential',
+    },
+  ],
+};
+
+const persist = mkdtempSync(join(tmpdir(), 'valve-bench-state-'));
+const adminToken = randomBytes(16).toString('hex');
+const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml'));
+
+const mf = new Miniflare({
+  ...workerOptions,
+  name: 'valve',
+  modules: true,
+  scriptPath: join(bundle, 'index.js'),
+  modulesRoot: bundle,
+  host: '127.0.0.1',
+  port: 0,
+  ...(inspectorPort && { inspectorPort: Number(inspectorPort) }),
+  d1Persist: join(persist, 'd1'),
+  durableObjectsPersist: join(persist, 'do'),
+  bindings: {
+    ...workerOptions.bindings,
+    ADMIN_TOKEN: adminToken,
+    RECEIPT_SIGNING_KEY: pkcs8Ed25519(),
+    LOG_SIGNING_KEY: pkcs8Ed25519(),
+    REPLAY_KEY: randomBytes(32).toString('base64'),
+    OPENAI_API_KEY: 'bench-key',
+    VALVE_CATALOG: JSON.stringify(catalog),
+  },
+});
+
+async function stop() {
+  await mf.dispose().catch(() => {});
+  rmSync(persist, { recursive: true, force: true });
+}
+process.on('SIGTERM', () => stop().then(() => process.exit(0)));
+process.on('SIGINT', () => stop().then(() => process.exit(0)));
+process.on('disconnect', () => stop().then(() => process.exit(0)));
+
+try {
+  const url = String(await mf.ready).replace(/\/$/, '');
+  const db = await mf.getD1Database('DB');
+  const migrations = readdirSync(join(root, 'migrations'))
+    .filter((file) => file.endsWith('.sql'))
+    .sort();
+  for (const file of migrations) {
+    for (const query of unstable_splitSqlQuery(readFileSync(join(root, 'migrations', file), 'utf8'))) {
+      await db.prepare(query).run();
+    }
+  }
+  const res = await fetch(`${url}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    // The bench offers far more than the default 600 requests a minute; the limiter still runs.
+    body: JSON.stringify({
+      tenant: 'bench',
+      scopes: ['reason', 'receipts:read'],
+      rateLimitPerMinute: 1_000_000,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`creating an API key failed: ${res.status} ${await res.text()}`);
+  const { key } = /** @type {{ key: string }} */ (await res.json());
+  process.stdout.write(`${JSON.stringify({ url, key, supervisorPid: process.pid })}\n`);
+} catch (error) {
+  console.error(`valve: ${error instanceof Error ? error.stack : String(error)}`);
+  await stop();
+  process.exit(1);
+}

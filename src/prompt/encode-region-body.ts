@@ -1,0 +1,48 @@
+import type { PromptMode } from '../contracts/reason-request';
+import { decodeBase64, encodeBase64 } from './encode-base64';
+import { escapeData, unescapeData } from './escape-data';
+
+const whitespace = /\s/g;
+
+/**
+ * The body of a data region for normalized text, in the request's mode:
+ * - `tags`: entity-escaped text;
+ * - `tags+datamark`: entity-escaped, then each space becomes `mark` and any other whitespace a
+ *   `&#xHEX;` reference, so no whitespace remains and the marking can be undone exactly;
+ * - `tags+base64`: base64 of the UTF-8 bytes (its alphabet needs no escaping);
+ * - `json`: one JSON string literal with `<`, `>` and `&` written as `\u003c`, `\u003e`, `\u0026`.
+ */
+export function encodeRegionBody(text: string, mode: PromptMode, mark: string): string {
+  switch (mode) {
+    case 'tags':
+      return escapeData(text);
+    case 'tags+datamark':
+      return escapeData(text)
+        .replaceAll(' ', mark)
+        .replace(whitespace, (space) => `&#x${space.charCodeAt(0).toString(16).toUpperCase()};`);
+    case 'tags+base64':
+      return encodeBase64(text);
+    case 'json':
+      return JSON.stringify(text)
+        .replaceAll('&', '\\u0026')
+        .replaceAll('<', '\\u003c')
+        .replaceAll('>', '\\u003e');
+  }
+}
+
+/** The inverse of `encodeRegionBody`: the normalized text a region body carries. Throws if malformed. */
+export function decodeRegionBody(body: string, mode: PromptMode, mark: string): string {
+  switch (mode) {
+    case 'tags':
+      return unescapeData(body);
+    case 'tags+datamark':
+      return unescapeData(body.split(mark).join(' '));
+    case 'tags+base64':
+      return decodeBase64(body);
+    case 'json': {
+      const value: unknown = JSON.parse(body);
+      if (typeof value !== 'string') throw new Error('a json-mode body must be one JSON string literal');
+      return value;
+    }
+  }
+}

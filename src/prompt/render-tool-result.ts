@@ -1,0 +1,32 @@
+import type { PromptMode } from '../contracts/reason-request';
+import type { Message } from '../providers/types';
+import { datamarkChar } from './datamark-char';
+import { encodeRegionBody } from './encode-region-body';
+import { normalizeContent } from './normalize-content';
+import { renderRegion } from './render-region';
+
+export interface ToolResult {
+  callId: string;
+  tool: string;
+  content: string | Record<string, unknown> | unknown[];
+}
+
+/**
+ * A tool's result fed back to the model: a `tool` message (the provider's tool-result channel) whose
+ * content is one untrusted region, id `t-<callId>`, in the request's mode. Tool output is never trusted.
+ */
+export function renderToolResult(result: ToolResult, nonce: string, mode: PromptMode): Message {
+  const mark = datamarkChar(nonce);
+  const normalized = normalizeContent(result.content, mode === 'tags+datamark' ? mark : undefined);
+  const region = renderRegion(
+    nonce,
+    { id: `t-${result.callId}`, label: `result of ${result.tool}`, trust: 'untrusted' },
+    encodeRegionBody(normalized.text, mode, mark),
+  );
+  return {
+    role: 'tool',
+    call_id: result.callId,
+    tool: result.tool,
+    content: [{ type: 'text', text: region }],
+  };
+}

@@ -1,0 +1,219 @@
+import type { ContextItem, PromptMode, ReasonRequest } from '../../src/contracts/reason-request';
+import { datamarkChar } from '../../src/prompt/datamark-char';
+import { decodeRegionBody } from '../../src/prompt/encode-region-body';
+import { normalizeContent } from '../../src/prompt/normalize-content';
+import { invisiblePattern, normalizeText } from '../../src/prompt/normalize-text';
+import { parseRegions } from '../../src/prompt/parse-regions';
+import type { RenderedPrompt, RenderOptions } from '../../src/prompt/render-prompt';
+import { truncateText } from '../../src/prompt/truncate-text';
+import type { CallOptions, ModelAdapter } from '../../src/providers/types';
+
+// The invariant checker of trust.md (1–4, 6–11, 14) over the final wire body of every adapter. It
+// reports failures instead of throwing, so the mutation test can assert that it does report them.
+
+export type Renderer = (request: ReasonRequest, options: RenderOptions) => RenderedPrompt;
+
+export interface Failure {
+  invariant: number;
+  message: string;
+}
+
+export interface RenderCase {
+  request: ReasonRequest;
+  options: RenderOptions & { mode: PromptMode };
+  /** A marker placed in every untrusted item; it must never reach an authority channel. */
+  sentinel: string;
+}
+
+/** Roles whose content carries authority, and keys under which providers put the system channel. */
+const authorityRoles = new Set(['system', 'developer', 'assistant', 'model']);
+const authorityKeys = new Set(['system', 'systemInstruction', 'system_instruction', 'instructions']);
+
+interface WireString {
+  text: string;
+  authority: boolean;
+}
+
+/** Every string of a JSON value, marked when it sits in a system/developer channel or an assistant turn. */
+export function wireStrings(value: unknown, authority = false, out: WireString[] = []): WireString[] {
+  if (typeof value === 'string') out.push({ text: value, authority });
+  else if (Array.isArray(value)) for (const item of value) wireStrings(item, authority, out);
+  else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const here = authority || (typeof record.role === 'string' && authorityRoles.has(record.role));
+    for (const [key, child] of Object.entries(record))
+      wireStrings(child, here || authorityKeys.has(key), out);
+  }
+  return out;
+}
+
+const testCallOptions: CallOptions = {
+  model: 'invariant-check',
+  signal: new AbortController().signal,
+  fetch: () => Promise.reject(new Error('the invariant check never sends a request')),
+  apiKey: 'test-key',
+};
+
+/** An adapter's wire body for the rendered prompt, as the JSON it would put on the wire. */
+export function wireBodyOf(adapter: ModelAdapter, prompt: RenderedPrompt): unknown {
+  if (!adapter.toWireBody) throw new Error(`adapter ${adapter.kind} has no toWireBody`);
+  const body = adapter.toWireBody({ messages: prompt.messages }, testCallOptions);
+  return JSON.parse(JSON.stringify(body));
+}
+
+/** The request with the sentinel put into every untrusted item: as text, as a key's value, as an element. */
+export function withSentinel(request: ReasonRequest, sentinel: string): ReasonRequest {
+  const place = (item: ContextItem): ContextItem => {
+    if (item.trust === 'trusted') return item;
+    const content = item.content;
+    if (typeof content === 'string') return { ...item, content: `${content} ${sentinel}` };
+    if (Array.isArray(content)) return { ...item, content: [...content, sentinel] };
+    return { ...item, content: { ...content, sentinel } };
+  };
+  return { ...request, context: request.context?.map(place) };
+}
+
+function markOf(c: RenderCase): string | undefined {
+  return c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
+}
+
+function expectedText(item: ContextItem, c: RenderCase): { text: string; truncated: boolean } {
+  const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
+  const text = normalizeContent(item.content, mark).text;
+  return c.options.maxItemChars === undefined
+    ? { text, truncated: false }
+    : truncateText(text, c.options.maxItemChars);
+}
+
+/** Invisible characters the inputs carry (and datamark's character), counted independently of the renderer. */
+function expectedRemovals(c: RenderCase): number {
+  const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
+  const count = (text: string) =>
+    (text.match(invisiblePattern)?.length ?? 0) + (mark === undefined ? 0 : text.split(mark).length - 1);
+  let total = count(c.request.task);
+  for (const item of c.request.context ?? []) {
+    total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
+    if (item.label !== undefined) total += count(item.label);
+  }
+  for (const turn of c.request.conversation ?? []) if (turn.role === 'user') total += count(turn.content);
+  return total;
+}
+
+const badEntity = /&(?!(?:amp|lt|gt|quot|#x[0-9A-F]{1,6});)/;
+
+function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: string): Failure[] {
+  const failures: Failure[] = [];
+  const fail = (invariant: number, message: string) =>
+    failures.push({ invariant, message: `${where}: ${message}` });
+  const { nonce, mode } = c.options;
+  const mark = datamarkChar(nonce);
+  const items = c.request.context ?? [];
+  const seen = new Map<string, number>();
+  for (const { text, authority } of wireStrings(wire)) {
+    if (authority && text.includes(c.sentinel)) fail(1, 'the sentinel appears in an authority channel');
+    const { regions, errors } = parseRegions(text, nonce);
+    for (const error of errors) fail(3, `region syntax: ${error}`);
+    for (const region of regions) {
+      const id = region.attributes.id ?? '';
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      const index = /^c[1-9][0-9]*$/.test(id) ? Number(id.slice(1)) - 1 : -1;
+      const item = items[index];
+      if (!item) {
+        fail(2, `a region with unknown id ${JSON.stringify(id)}`);
+        continue;
+      }
+      const trust = item.trust === 'trusted' ? 'trusted' : 'untrusted';
+      const label = item.label === undefined ? undefined : normalizeText(item.label, markOf(c)).text;
+      if (region.attributes.label !== label) fail(3, `${id} label does not round-trip`);
+      if (region.attributes.trust !== trust) fail(11, `${id} renders trust=${region.attributes.trust}`);
+      if (authority && trust === 'untrusted') fail(1, `untrusted ${id} is in an authority channel`);
+      if (!authority && trust === 'trusted') fail(2, `trusted ${id} is outside the system channel`);
+      if (/[<>]/.test(region.body)) fail(4, `${id} has a raw < or > in its body`);
+      if (mode !== 'json' && mode !== 'tags+base64' && badEntity.test(region.body)) {
+        fail(14, `${id} has a broken entity`);
+      }
+      if (mode === 'tags+datamark' && /\s/.test(region.body)) fail(6, `${id} has whitespace in its body`);
+      let decoded: string;
+      try {
+        decoded = decodeRegionBody(region.body, mode, mark);
+      } catch (error) {
+        fail(mode === 'json' ? 4 : mode === 'tags+base64' ? 7 : 3, `${id} does not decode: ${String(error)}`);
+        continue;
+      }
+      const expected = expectedText(item, c);
+      if (decoded !== expected.text) fail(3, `${id} does not round-trip`);
+      if (mode === 'tags+base64') {
+        const bytes = new TextEncoder().encode(expected.text);
+        const binary = atob(region.body);
+        if (binary.length !== bytes.length || [...bytes].some((b, i) => binary.charCodeAt(i) !== b)) {
+          fail(7, `${id} base64 is not the UTF-8 bytes of the item`);
+        }
+      }
+      if ((region.attributes.truncated === 'true') !== expected.truncated) fail(14, `${id} truncation flag`);
+      invisiblePattern.lastIndex = 0;
+      if (invisiblePattern.test(decoded) || invisiblePattern.test(region.body)) {
+        fail(8, `${id} keeps an invisible or bidi character`);
+      }
+      if (authority && decoded.includes(c.sentinel))
+        fail(1, `the sentinel is inside ${id} in an authority channel`);
+    }
+  }
+  items.forEach((_, index) => {
+    const count = seen.get(`c${index + 1}`) ?? 0;
+    if (count !== 1) fail(2, `c${index + 1} is in ${count} regions, not exactly one`);
+  });
+  const removals = expectedRemovals(c);
+  const warning = prompt.warnings.find((w) => w.code === 'prompt.characters_removed');
+  const reported = warning ? Number(/Removed (\d+)/.exec(warning.message)?.[1]) : 0;
+  if (reported !== removals) fail(8, `reported ${reported} removed characters, the inputs had ${removals}`);
+  return failures;
+}
+
+function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
+  const failures: Failure[] = [];
+  const roles = prompt.messages.map((m) => m.role);
+  const turns = c.request.conversation ?? [];
+  const expected = ['system', ...turns.map((t) => t.role), 'user'];
+  if (JSON.stringify(roles) !== JSON.stringify(expected)) {
+    failures.push({ invariant: 9, message: `roles ${roles.join(',')} instead of ${expected.join(',')}` });
+  }
+  turns.forEach((turn, index) => {
+    const message = prompt.messages[index + 1];
+    const text = message?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
+    if (turn.role === 'assistant' && text !== turn.content) {
+      failures.push({ invariant: 9, message: `assistant turn ${index + 1} changed` });
+    }
+    if (text.includes(c.sentinel))
+      failures.push({ invariant: 1, message: `turn ${index + 1} has the sentinel` });
+  });
+  return failures;
+}
+
+/**
+ * Renders the case twice with `render` and checks every invariant on the neutral messages and on the
+ * wire body of every adapter. An adapter without `toWireBody` is itself a failure.
+ */
+export function checkRendering(
+  render: Renderer,
+  c: RenderCase,
+  adapters: readonly ModelAdapter[],
+): Failure[] {
+  const prompt = render(c.request, c.options);
+  const again = render(c.request, c.options);
+  const failures = checkMessages(c, prompt);
+  if (JSON.stringify(prompt) !== JSON.stringify(again)) {
+    failures.push({ invariant: 10, message: 'two renderings with one nonce differ' });
+  }
+  for (const adapter of adapters) {
+    if (!adapter.toWireBody) {
+      failures.push({ invariant: 0, message: `adapter ${adapter.kind} does not expose toWireBody` });
+      continue;
+    }
+    const wire = wireBodyOf(adapter, prompt);
+    if (JSON.stringify(wire) !== JSON.stringify(wireBodyOf(adapter, again))) {
+      failures.push({ invariant: 10, message: `${adapter.kind}: wire bodies differ` });
+    }
+    failures.push(...checkWire(c, prompt, wire, adapter.kind));
+  }
+  return failures;
+}
