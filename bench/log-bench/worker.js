@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 export { ReceiptLog } from '../../src/log/receipt-log.ts';
 
 // POST /append?n=N&shard=S: N appends of distinct entry hashes, all in flight at once, to log S.
-// Answers how many distinct checkpoints (batches) they landed in and the last index.
+// Answers the sizes of the distinct checkpoints (batches) they landed in, and the last index.
 export default {
   /** @param {Request} request */
   async fetch(request) {
@@ -21,10 +21,7 @@ export default {
     );
     // The checkpoint is the proof's tail, after the blank line that ends the path.
     const checkpoints = new Set(results.map((r) => r.proof.slice(r.proof.indexOf('\n\n') + 2)));
-    return Response.json({
-      appended: n,
-      batches: checkpoints.size,
-      last: Math.max(...results.map((r) => r.index)),
-    });
+    const sizes = [...checkpoints].map((note) => Number(note.split('\n')[1]));
+    return Response.json({ appended: n, sizes, last: Math.max(...results.map((r) => r.index)) });
   },
 };
