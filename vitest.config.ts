@@ -44,6 +44,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/node/**/*.test.ts'],
+          globalSetup: ['./test/node/helpers/build-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -6,12 +6,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
 import { adminAuditRoutes } from './routes/admin-audit';
+import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { logRoutes } from './routes/log';
 import { modelRoutes } from './routes/models';
 import { reasonRoutes } from './routes/reason';
+import { receiptRoutes } from './routes/receipts';
+import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
 
 const defaultMaxBodyBytes = 1024 * 1024;
@@ -52,9 +56,13 @@ export const app = new Hono<AppEnv>()
   .route('/v1', reasonRoutes)
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
+  .route('/v1', receiptRoutes)
+  .route('/v1', logRoutes)
+  .route('/', trustRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
+  .route('/v1/admin', adminAuditProofRoutes)
   .all('/health', methodNotAllowed('GET'))
   .all('/v1/reason', methodNotAllowed('POST'))
   .all('/v1/usage', methodNotAllowed('GET'))
@@ -62,7 +70,15 @@ export const app = new Hono<AppEnv>()
   .all('/v1/admin/keys', methodNotAllowed('POST'))
   .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
   .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))
-  .all('/v1/admin/audit', methodNotAllowed('GET'));
+  .all('/v1/admin/audit', methodNotAllowed('GET'))
+  .all('/v1/admin/audit/proofs', methodNotAllowed('GET'))
+  .all('/v1/receipts/verify', methodNotAllowed('POST'))
+  .all('/v1/receipts/:receiptId', methodNotAllowed('GET'))
+  .all('/v1/log/checkpoint', methodNotAllowed('GET'))
+  .all('/v1/log/inclusion', methodNotAllowed('GET'))
+  .all('/v1/log/consistency', methodNotAllowed('GET'))
+  .all('/v1/trust-root', methodNotAllowed('GET'))
+  .all('/.well-known/jwks.json', methodNotAllowed('GET'));
 
 app.notFound((c) => {
   const error = new ApiError(

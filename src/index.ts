@@ -1,4 +1,4 @@
-import { DurableObject, env } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { app } from './app';
 import { parseCatalog } from './policy/load-catalog';
 
@@ -10,9 +10,8 @@ export { AuditTrail } from './audit/audit-trail';
 export { ModelHealth } from './health/model-health';
 export { RateLimiter } from './limits/rate-limiter';
 export { TenantBudget } from './limits/tenant-budget';
+export { ReceiptLog } from './log/receipt-log';
 
 export default {
   fetch: app.fetch,
 } satisfies ExportedHandler<Env>;
-
-export class ReceiptLog extends DurableObject<Env> {}

@@ -1,4 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
+import { auditEntryHash } from '../log/audit-entry';
+import { logOriginOf } from '../log/receipt-log';
 import { type AuditRecord, genesisHash, hashAuditRecord, type JsonValue } from './audit-chain';
 
 export interface AuditEvent {
@@ -42,10 +44,38 @@ export class AuditTrail extends DurableObject<Env> {
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
       seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, action TEXT NOT NULL, actor TEXT, subject TEXT,
       outcome TEXT, details TEXT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)`);
+    // Schema v2: each record's index in the Merkle log (null until its append is confirmed).
+    const columns = ctx.storage.sql.exec<{ name: string }>('PRAGMA table_info(records)').toArray();
+    if (!columns.some((c) => c.name === 'log_index')) {
+      ctx.storage.sql.exec('ALTER TABLE records ADD COLUMN log_index INTEGER');
+    }
   }
 
-  /** Synchronous from read to write, so concurrent appends can never share a seq or a prev_hash. */
-  append(event: AuditEvent): AuditRecord {
+  /**
+   * Chains the record (synchronous from read to write, so concurrent appends can never share a seq or
+   * a prev_hash), then appends its hash to the Merkle log and keeps its log index.
+   */
+  async append(event: AuditEvent): Promise<AuditRecord> {
+    const record = this.chain(event);
+    const origin = logOriginOf(this.env);
+    const { index } = await this.env.RECEIPT_LOG.getByName(origin).append(auditEntryHash(record.hash));
+    this.ctx.storage.sql.exec('UPDATE records SET log_index = ? WHERE seq = ?', index, record.seq);
+    return record;
+  }
+
+  /** Each record's hash and log index, for the log proofs of GET /v1/admin/audit/proofs. */
+  logged(afterSeq: number, limit: number): { seq: number; hash: string; logIndex: number | null }[] {
+    return this.ctx.storage.sql
+      .exec<{ seq: number; hash: string; log_index: number | null }>(
+        'SELECT seq, hash, log_index FROM records WHERE seq > ? ORDER BY seq LIMIT ?',
+        afterSeq,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({ seq: row.seq, hash: row.hash, logIndex: row.log_index }));
+  }
+
+  private chain(event: AuditEvent): AuditRecord {
     const last = this.ctx.storage.sql
       .exec<{ seq: number; hash: string }>('SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1')
       .toArray()[0];

@@ -131,6 +131,12 @@ export const reasonResponseSchema = z.strictObject({
   latencyMs: z.number().int().min(0),
   decision: decisionSchema,
   warnings: z.array(warningSchema),
-  receipt: receiptSchema.optional(),
+  receipt: receiptSchema,
 });
 export type ReasonResponse = z.infer<typeof reasonResponseSchema>;
+
+/** A finished answer before its receipt is issued. */
+export type UnsignedResponse = Omit<ReasonResponse, 'receipt'>;
+
+/** An answer that carries its receipt when the pipeline was given a receipt hook (always, in the routes). */
+export type MaybeSignedResponse = UnsignedResponse & { receipt?: ReasonResponse['receipt'] };

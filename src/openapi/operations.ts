@@ -18,6 +18,7 @@ import { reasonResponseSchema } from '../contracts/reason-response';
 import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
+import { exampleReceipt, receiptOperations } from './receipt-operations';
 
 /** Who may call an operation: anyone, an API key with a scope, or the admin token. */
 export type Security = { kind: 'public' } | { kind: 'key'; scope?: string } | { kind: 'admin' };
@@ -91,6 +92,7 @@ export const operations: Operation[] = [
           attempts: [{ provider: 'sim', model: 'fast', outcome: 'ok', latencyMs: 9, costUsd: 0.0000342 }],
         },
         warnings: [],
+        receipt: exampleReceipt,
       },
     },
   },
@@ -238,6 +240,7 @@ export const operations: Operation[] = [
       },
     },
   },
+  ...receiptOperations,
 ];
 
 export const errorResponseSchema = errorBodySchema;

@@ -1,4 +1,4 @@
-import type { DecisionAttempt, ReasonResponse } from '../contracts/reason-response';
+import type { DecisionAttempt, UnsignedResponse } from '../contracts/reason-response';
 import type { PlannedAttempt } from '../policy/plan-types';
 import type { ModelResponse } from '../providers/types';
 import { buildOutput } from './build-output';
@@ -16,7 +16,7 @@ export function answerOf(
   attempt: PlannedAttempt,
   attempts: DecisionAttempt[],
   latencyMs: number,
-): ReasonResponse {
+): UnsignedResponse {
   const { request, prompt, plan, budget } = prepared;
   const { output, toolCalls, invalidToolCalls, warnings } = buildOutput(request, response, prompt);
   const usage = response.usage;

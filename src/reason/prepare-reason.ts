@@ -1,5 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import { type Budget, createBudget } from '../policy/budget';
@@ -25,7 +25,7 @@ export interface Admission {
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
 export type IssueReceipt = (
   request: ReasonRequest,
-  response: ReasonResponse,
+  response: UnsignedResponse,
 ) => Promise<ReasonResponse['receipt']>;
 
 export interface ReasonDeps {

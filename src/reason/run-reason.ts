@@ -1,14 +1,24 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
 import { callWithRepair } from './check-output';
-import { callDepsOf, prepareReason, type ReasonDeps } from './prepare-reason';
+import { callDepsOf, type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
 
+export type { UnsignedResponse } from '../contracts/reason-response';
 export type { Admission, IssueReceipt, ReasonDeps } from './prepare-reason';
 
 /** The request pipeline: render → plan → call, retry, fail over → check (one JSON repair) → response. */
-export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<ReasonResponse> {
+export async function runReason(
+  request: ReasonRequest,
+  deps: ReasonDeps & { issueReceipt: IssueReceipt },
+): Promise<ReasonResponse>;
+/** Without a receipt hook (pipeline unit tests) the answer is unsigned. */
+export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<UnsignedResponse>;
+export async function runReason(
+  request: ReasonRequest,
+  deps: ReasonDeps,
+): Promise<UnsignedResponse | ReasonResponse> {
   const prepared = await prepareReason(request, deps);
   const { plan, budget, admission } = prepared;
   let result: Awaited<ReturnType<typeof callAttempts>>;
@@ -28,6 +38,6 @@ export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promi
     deps.now() - deps.startedAt,
   );
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
-  if (deps.issueReceipt) answer.receipt = await deps.issueReceipt(request, answer);
-  return answer;
+  if (deps.issueReceipt === undefined) return answer;
+  return { ...answer, receipt: await deps.issueReceipt(request, answer) };
 }

@@ -1,4 +1,4 @@
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
 import { modelFailure } from '../providers/model-error';
@@ -130,14 +130,16 @@ async function produce(
 }
 
 async function finishWith(
-  answer: ReasonResponse,
+  unsigned: UnsignedResponse,
   cancelled: 'budget' | 'deadline' | undefined,
   prepared: PreparedReason,
   deps: ReasonDeps,
   queue: EventQueue<StreamEvent>,
 ): Promise<void> {
   // The receipt commits to exactly the output the caller received, through the JSON route's hook.
-  if (deps.issueReceipt) answer.receipt = await deps.issueReceipt(prepared.request, answer);
+  const answer = deps.issueReceipt
+    ? { ...unsigned, receipt: await deps.issueReceipt(prepared.request, unsigned) }
+    : unsigned;
   queue.push(
     cancelled
       ? { type: 'response.cancelled', reason: cancelled, response: answer }

@@ -1,4 +1,4 @@
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { MaybeSignedResponse } from '../contracts/reason-response';
 import type { Caller } from '../env';
 import { ApiError } from '../errors';
 import type { UsageRecord } from '../storage/usage-records';
@@ -16,7 +16,7 @@ function fallbacksOf(attempts: readonly AttemptLike[]): number {
 /** The usage record of a finished request: model, tokens, cost, outcome — no content. */
 export function usageOfResponse(
   caller: Caller,
-  response: ReasonResponse,
+  response: MaybeSignedResponse,
   stream: boolean,
   at: number,
 ): UsageRecord {

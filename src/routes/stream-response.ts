@@ -1,10 +1,12 @@
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { MaybeSignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import { contentTypes, type Framing, frameEvent } from '../streaming/frame-event';
 import type { StreamEvent } from '../streaming/stream-events';
 
 /** How a stream ended, for the usage record: the terminal response, or the error it carried. */
-export function endOf(event: StreamEvent): { response: ReasonResponse } | { error: ApiError } | undefined {
+export function endOf(
+  event: StreamEvent,
+): { response: MaybeSignedResponse } | { error: ApiError } | undefined {
   if (event.type === 'response.completed' || event.type === 'response.cancelled')
     return { response: event.response };
   if (event.type === 'response.error')

@@ -1,4 +1,4 @@
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { MaybeSignedResponse } from '../contracts/reason-response';
 import type { ErrorObject } from '../errors';
 
 // The events of Valve's stream (api.md); tool-call events carry exactly the fields of seed `002`.
@@ -51,9 +51,9 @@ export type StreamEvent =
     }
   | { type: 'response.output_text.delta'; delta: string }
   | ToolCallEvent
-  | { type: 'response.completed'; response: ReasonResponse }
+  | { type: 'response.completed'; response: MaybeSignedResponse }
   | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }
-  | { type: 'response.cancelled'; reason: 'deadline' | 'budget'; response: ReasonResponse };
+  | { type: 'response.cancelled'; reason: 'deadline' | 'budget'; response: MaybeSignedResponse };
 
 export const terminalEventTypes = ['response.completed', 'response.error', 'response.cancelled'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReasonResponse } from '../../src/contracts/reason-response';
+import type { MaybeSignedResponse, UnsignedResponse } from '../../src/contracts/reason-response';
 import type { Catalog } from '../../src/policy/catalog';
 import { abortableSleep } from '../../src/providers/abortable-sleep';
 import { prepareReason, type ReasonDeps } from '../../src/reason/prepare-reason';
@@ -11,7 +11,7 @@ import { checkStreamOrder } from '../helpers/check-stream-order';
 // The terminal event's receipt comes from the same issueReceipt hook as the JSON answer's, and the
 // hook is given exactly the response the caller receives — built from what was streamed.
 
-function depsOf(catalog: Catalog, issued: ReasonResponse[]): ReasonDeps {
+function depsOf(catalog: Catalog, issued: UnsignedResponse[]): ReasonDeps {
   return {
     catalog,
     notConfigured: () => undefined,
@@ -29,7 +29,7 @@ function depsOf(catalog: Catalog, issued: ReasonResponse[]): ReasonDeps {
   };
 }
 
-async function run(catalog: Catalog, body: Parameters<typeof prepareReason>[0], issued: ReasonResponse[]) {
+async function run(catalog: Catalog, body: Parameters<typeof prepareReason>[0], issued: UnsignedResponse[]) {
   const deps = depsOf(catalog, issued);
   const prepared = await prepareReason(body, deps);
   const events: StreamEvent[] = [];
@@ -47,14 +47,14 @@ async function run(catalog: Catalog, body: Parameters<typeof prepareReason>[0], 
 
 describe('the receipt of a stream', () => {
   it('commits to exactly the completed response the caller receives', async () => {
-    const issued: ReasonResponse[] = [];
+    const issued: UnsignedResponse[] = [];
     const { text, terminal } = await run(
       catalogOf([simModel('r-text')]),
       { task: 't', instructions: 'i' },
       issued,
     );
     expect(terminal.type).toBe('response.completed');
-    const response = (terminal as { response: ReasonResponse }).response;
+    const response = (terminal as { response: MaybeSignedResponse }).response;
     expect(response.receipt).toEqual({ jws: 'jws-1', proof: 'proof' });
     const { receipt: _, ...unsigned } = response;
     expect(issued).toEqual([unsigned]);
@@ -62,7 +62,7 @@ describe('the receipt of a stream', () => {
   });
 
   it('commits to the partial output of a cancelled stream', async () => {
-    const issued: ReasonResponse[] = [];
+    const issued: UnsignedResponse[] = [];
     const catalog = catalogOf([simModel('r-dear', { priceUsdPerMTok: { input: 0, output: 1000 } })]);
     const { text, terminal } = await run(
       catalog,
@@ -70,13 +70,13 @@ describe('the receipt of a stream', () => {
       issued,
     );
     expect(terminal).toMatchObject({ type: 'response.cancelled', reason: 'budget' });
-    const response = (terminal as { response: ReasonResponse }).response;
+    const response = (terminal as { response: MaybeSignedResponse }).response;
     expect(issued[0]?.output).toEqual({ format: 'text', text });
     expect(response.receipt?.jws).toBe('jws-1');
   });
 
   it('issues no receipt for a failed stream', async () => {
-    const issued: ReasonResponse[] = [];
+    const issued: UnsignedResponse[] = [];
     const catalog = catalogOf([simModel('r-cut', { simulate: { failAfterChunks: 2 } })]);
     const { terminal } = await run(catalog, { task: 't', instructions: 'i' }, issued);
     expect(terminal).toMatchObject({ type: 'response.error', emittedDeltas: true });

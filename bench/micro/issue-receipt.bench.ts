@@ -1,0 +1,87 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bench, describe } from 'vitest';
+import type { ReasonRequest } from '../../src/contracts/reason-request';
+import { issueReceipt, type ReceiptIssuer } from '../../src/reason/issue-receipt';
+import type { UnsignedResponse } from '../../src/reason/run-reason';
+import { utf8 } from '../../src/receipts/bytes';
+import { commitAll } from '../../src/receipts/commitments';
+import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/receipts/keys';
+import { receiptFieldValues } from '../../src/receipts/receipt-fields';
+
+// Issuing a receipt per request: 12 HKDF + HMAC commitments over the JCS of each field, one Ed25519
+// JWS, and the entry hash (the log append itself is measured by bench/log-appends.js, so here it
+// answers at once). Baseline: one bare SHA-256 of the same field values' JSON. Read as a ratio.
+
+const request: ReasonRequest = {
+  task: 'summarize',
+  instructions: 'Summarize the customer message in one sentence.',
+  context: [
+    {
+      label: 'message',
+      trust: 'untrusted',
+      privacy: 'internal',
+      content: 'My order #123 arrived broken. '.repeat(20),
+    },
+  ],
+  modelPolicy: { prefer: 'cost', maxCostUsd: 0.01 },
+  receiptSalt: 'c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0',
+};
+const response: UnsignedResponse = {
+  receiptId: '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab',
+  task: 'summarize',
+  output: { format: 'text', text: 'The customer’s order #123 arrived broken.' },
+  toolCalls: [],
+  finishReason: 'stop',
+  model: { provider: 'sim', model: 'fast', region: 'us' },
+  usage: { inputTokens: 262, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0 },
+  costUsd: 0.0000342,
+  latencyMs: 12,
+  decision: {
+    prefer: 'cost',
+    plan: [{ provider: 'sim', model: 'fast', estCostUsd: 0.00043, estLatencyMs: 2600 }],
+    excluded: [],
+    attempts: [{ provider: 'sim', model: 'fast', outcome: 'ok', latencyMs: 9, costUsd: 0.0000342 }],
+  },
+  warnings: [],
+};
+
+const signingKey = await importEd25519SigningKey(await generateEd25519Pkcs8());
+const proof = 'c2sp.org/tlog-proof@v1\nindex 0\n\nvalve.local/log/0\n1\nAAAA\n';
+const issuer: ReceiptIssuer = {
+  signingKey,
+  issuer: 'https://valve.local',
+  now: Date.now,
+  appendToLog: async () => ({ index: 0, proof }),
+};
+const payload = utf8(JSON.stringify(receiptFieldValues(request, response)));
+const options = { time: 3000, warmupTime: 500 };
+
+describe('issue a receipt per request', () => {
+  bench(
+    'issueReceipt (12 commitments, JWS Ed25519, entry hash)',
+    async () => {
+      await issueReceipt(request, response, issuer);
+    },
+    options,
+  );
+
+  bench(
+    'commitAll only (12 × HKDF + HMAC over JCS)',
+    async () => {
+      await commitAll(
+        request.receiptSalt as string,
+        response.receiptId,
+        receiptFieldValues(request, response),
+      );
+    },
+    options,
+  );
+
+  bench(
+    'baseline: one SHA-256 of the same field values',
+    () => {
+      sha256(payload);
+    },
+    options,
+  );
+});

@@ -1,0 +1,48 @@
+import type { VerifyReport } from '../../src/contracts/receipt-bodies';
+
+// The human-readable report: what was disclosed, which checkpoint, and each check.
+
+const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
+
+export function formatReport(report: VerifyReport): string {
+  const lines: string[] = [];
+  lines.push(
+    `valve-verify: receipt ${report.receiptId ?? '(unknown)'}: ${report.ok ? 'VERIFIED' : 'NOT VERIFIED'}`,
+  );
+  if (report.issuer !== null) lines.push(`  issuer     ${report.issuer}`);
+  if (report.issuedAt !== null) {
+    lines.push(`  issued at  ${new Date(report.issuedAt).toISOString()} (iat ${report.issuedAt})`);
+  }
+  if (report.kid !== null) lines.push(`  key        ${report.kid}`);
+  if (report.log !== null) {
+    lines.push(`  log        ${report.log.origin}, entry ${report.log.index} of ${report.log.treeSize}`);
+    lines.push(`  root       ${report.log.rootHash}`);
+  }
+  if (report.fields.length > 0) {
+    lines.push('', 'Fields:');
+    const width = Math.max(...report.fields.map((f) => f.field.length));
+    for (const f of report.fields) {
+      const shown = f.status === 'verified' ? `verified: ${JSON.stringify(f.value)}` : f.status;
+      lines.push(`  ${f.field.padEnd(width)}  ${truncate(shown, 100)}`);
+    }
+  }
+  lines.push('', 'Checks:');
+  for (const c of report.checks) lines.push(`  ${mark(c.ok)} ${c.check}${c.detail ? ` (${c.detail})` : ''}`);
+  for (const s of report.security ?? []) {
+    lines.push('', `SECURITY ERROR: ${s.problem}`);
+    s.checkpoints.forEach((note, i) => {
+      lines.push(
+        `  checkpoint ${i === 0 ? 'held' : 'new'}:`,
+        ...note
+          .trimEnd()
+          .split('\n')
+          .map((l) => `    ${l}`),
+      );
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,87 @@
+import type { AuditProofs } from '../contracts/audit-proofs';
+import type { VerifyCheck } from '../contracts/receipt-bodies';
+import type { TrustRoot } from '../contracts/trust-root';
+import { auditEntryHash } from '../log/audit-entry';
+import { verifyCheckpoint } from '../log/checkpoint';
+import { leafHash, verifyInclusion } from '../log/merkle';
+import { decodeBase64 } from '../receipts/base64';
+import type { Bytes } from '../receipts/bytes';
+import { type AuditRecord, verifyAuditChain } from './audit-chain';
+
+// What `valve-verify audit` checks of a downloaded trail: the hash chain from genesis, and, given the
+// log proofs, that every record's hash is an entry of the pinned log under a verified checkpoint, so
+// the trail cannot be rewritten or cut short before its last logged record without the log showing it.
+
+export interface AuditReport {
+  ok: boolean;
+  records: number;
+  checks: VerifyCheck[];
+}
+
+export async function verifyAuditTrail(
+  records: readonly AuditRecord[],
+  proofs: AuditProofs | undefined,
+  trustRoot: TrustRoot | undefined,
+): Promise<AuditReport> {
+  const checks: VerifyCheck[] = [];
+  const chain = verifyAuditChain(records);
+  checks.push(
+    chain.ok
+      ? { check: 'audit.chain', ok: true, detail: `${records.length} records link from genesis` }
+      : {
+          check: 'audit.chain',
+          ok: false,
+          detail: `breaks at seq ${chain.brokenAt?.seq}: ${chain.brokenAt?.reason}`,
+        },
+  );
+  if (proofs !== undefined && trustRoot !== undefined) await checkProofs(records, proofs, trustRoot, checks);
+  return { ok: checks.every((c) => c.ok), records: records.length, checks };
+}
+
+async function checkProofs(
+  records: readonly AuditRecord[],
+  proofs: AuditProofs,
+  trustRoot: TrustRoot,
+  checks: VerifyCheck[],
+) {
+  const origin = proofs.checkpoint.split('\n', 1)[0] ?? '';
+  const pinned = trustRoot.logs.find((log) => log.origin === origin);
+  const checkpoint = pinned
+    ? await verifyCheckpoint(proofs.checkpoint, pinned)
+    : ({ ok: false, reason: `log ${origin} is not in the trust root` } as const);
+  if (!checkpoint.ok) {
+    checks.push({ check: 'log.checkpoint', ok: false, detail: checkpoint.reason });
+    return;
+  }
+  const { size, root } = checkpoint.value;
+  checks.push({ check: 'log.checkpoint', ok: true, detail: `${origin} at size ${size}` });
+  const bySeq = new Map(proofs.proofs.map((p) => [p.seq, p]));
+  const missing: number[] = [];
+  const failed: string[] = [];
+  for (const record of records) {
+    const proof = bySeq.get(record.seq);
+    if (proof === undefined) {
+      missing.push(record.seq);
+      continue;
+    }
+    const path = proof.hashes.map((h) => decodeBase64(h));
+    if (proof.hash !== record.hash || path.some((h) => h === null)) {
+      failed.push(`seq ${record.seq}: the proof is for another hash`);
+      continue;
+    }
+    const leaf = leafHash(auditEntryHash(record.hash));
+    const included = verifyInclusion(leaf, proof.index, size, path as Bytes[], root);
+    if (!included.ok) failed.push(`seq ${record.seq}: ${included.reason}`);
+  }
+  checks.push(
+    failed.length === 0 && missing.length === 0
+      ? { check: 'audit.inclusion', ok: true, detail: `all ${records.length} records are log entries` }
+      : {
+          check: 'audit.inclusion',
+          ok: false,
+          detail: [...failed, ...(missing.length ? [`no proof for seq ${missing.join(', ')}`] : [])].join(
+            '; ',
+          ),
+        },
+  );
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { RECEIPT_FIELDS_V1 } from '../receipts/commitments';
+import { receiptSaltPattern, uuidSchema } from './reason-request';
+
+// Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
+
+export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V1);
+
+/** receipts.md: `{ jws, proof, salt?, open: { "<field>": { value, key? } } }`. */
+export const disclosureBundleSchema = z.strictObject({
+  jws: z.string(),
+  proof: z.string(),
+  salt: z.string().regex(receiptSaltPattern).optional(),
+  open: z.record(
+    z.string(),
+    z.strictObject({
+      value: z.unknown(),
+      /** K_f, base64url; without it the bundle's salt derives it. */
+      key: z.string().optional(),
+    }),
+  ),
+});
+export type DisclosureBundle = z.infer<typeof disclosureBundleSchema>;
+
+export const verifyCheckSchema = z.strictObject({
+  check: z.string(),
+  ok: z.boolean(),
+  detail: z.string().optional(),
+});
+export type VerifyCheck = z.infer<typeof verifyCheckSchema>;
+
+export const fieldReportSchema = z.strictObject({
+  field: receiptFieldSchema,
+  status: z.enum(['verified', 'failed', 'committed, not disclosed']),
+  value: z.unknown().optional(),
+});
+export type FieldReport = z.infer<typeof fieldReportSchema>;
+
+export const verifyReportSchema = z.strictObject({
+  ok: z.boolean(),
+  receiptId: z.string().nullable(),
+  issuer: z.string().nullable(),
+  issuedAt: z.number().int().nullable(),
+  kid: z.string().nullable(),
+  log: z
+    .strictObject({
+      origin: z.string(),
+      index: z.number().int().min(0),
+      treeSize: z.number().int().min(0),
+      rootHash: z.string(),
+      checkpoint: z.string(),
+    })
+    .nullable(),
+  fields: z.array(fieldReportSchema),
+  checks: z.array(verifyCheckSchema),
+  /** Evidence of log misbehaviour (a fork): the two checkpoints that cannot both be honest. */
+  security: z.array(z.strictObject({ problem: z.string(), checkpoints: z.array(z.string()) })).optional(),
+});
+export type VerifyReport = z.infer<typeof verifyReportSchema>;
+
+export const storedReceiptSchema = z.strictObject({
+  receiptId: uuidSchema,
+  issuedAt: z.number().int(),
+  kid: z.string(),
+  model: z.strictObject({ provider: z.string(), model: z.string(), region: z.string() }),
+  costUsd: z.number().min(0),
+  log: z.strictObject({ origin: z.string(), index: z.number().int().min(0) }),
+  saltGenerated: z.boolean(),
+  jws: z.string(),
+  proof: z.string(),
+});
+
+export const checkpointBodySchema = z.strictObject({
+  origin: z.string(),
+  treeSize: z.number().int().min(0),
+  rootHash: z.string(),
+  /** The C2SP signed note, verbatim. */
+  checkpoint: z.string(),
+});
+
+export const inclusionQuerySchema = z.strictObject({
+  index: z.coerce.number().int().min(0),
+  size: z.coerce.number().int().min(1),
+});
+
+export const consistencyQuerySchema = z.strictObject({
+  from: z.coerce.number().int().min(0),
+  to: z.coerce.number().int().min(0),
+});
+
+export const inclusionBodySchema = z.strictObject({
+  index: z.number().int().min(0),
+  treeSize: z.number().int().min(1),
+  /** base64 hashes, the leaf's sibling first (RFC 9162). */
+  hashes: z.array(z.string()),
+});
+
+export const consistencyBodySchema = z.strictObject({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  hashes: z.array(z.string()),
+});
+export type ConsistencyBody = z.infer<typeof consistencyBodySchema>;

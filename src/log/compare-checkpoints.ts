@@ -1,0 +1,92 @@
+import type { ConsistencyBody, VerifyCheck } from '../contracts/receipt-bodies';
+import { decodeBase64 } from '../receipts/base64';
+import type { Bytes } from '../receipts/bytes';
+import { type PinnedLog, verifyCheckpoint } from './checkpoint';
+import { verifyConsistency } from './merkle';
+
+// receipts.md step 5: a new checkpoint must be consistent with the latest one the auditor holds for
+// the same log. Both must verify under the pinned key; the sizes come only from them. Equal sizes need
+// equal roots; otherwise a consistency proof (GET /v1/log/consistency?from=&to=) between the smaller
+// and the larger is required. Two signed checkpoints that cannot both be honest are a fork: a security
+// error, with both as evidence.
+
+export interface CheckpointComparison {
+  check: VerifyCheck;
+  /** The checkpoint to remember afterwards (the larger one), when the check passed. */
+  latest?: string;
+  fork?: { problem: string; checkpoints: string[] };
+}
+
+export async function compareCheckpoints(
+  held: string | undefined,
+  current: string,
+  pinned: PinnedLog,
+  proof: ConsistencyBody | undefined,
+): Promise<CheckpointComparison> {
+  const name = 'log.consistency';
+  const now = await verifyCheckpoint(current, pinned);
+  if (!now.ok) return { check: { check: name, ok: false, detail: `new checkpoint: ${now.reason}` } };
+  if (held === undefined) {
+    return {
+      check: {
+        check: name,
+        ok: true,
+        detail: `first checkpoint held for ${pinned.origin} (size ${now.value.size})`,
+      },
+      latest: current,
+    };
+  }
+  const before = await verifyCheckpoint(held, pinned);
+  if (!before.ok) return { check: { check: name, ok: false, detail: `held checkpoint: ${before.reason}` } };
+  const [small, large] = before.value.size <= now.value.size ? [before, now] : [now, before];
+  const largeNote = large === now ? current : held;
+  const fork = (problem: string): CheckpointComparison => ({
+    check: { check: name, ok: false, detail: `SECURITY: ${problem}` },
+    fork: { problem, checkpoints: [held, current] },
+  });
+  if (small.value.size === large.value.size) {
+    const same = verifyConsistency(
+      small.value.size,
+      large.value.size,
+      small.value.root,
+      large.value.root,
+      [],
+    );
+    return same.ok
+      ? {
+          check: { check: name, ok: true, detail: `same checkpoint as held (size ${now.value.size})` },
+          latest: largeNote,
+        }
+      : fork(`two checkpoints of ${pinned.origin} at size ${now.value.size} have different roots (a fork)`);
+  }
+  if (small.value.size === 0) {
+    return {
+      check: { check: name, ok: true, detail: 'the held checkpoint is the empty tree' },
+      latest: largeNote,
+    };
+  }
+  const span = `${small.value.size} to ${large.value.size}`;
+  if (proof === undefined || proof.from !== small.value.size || proof.to !== large.value.size) {
+    return {
+      check: {
+        check: name,
+        ok: false,
+        detail: `needs a consistency proof from ${span}: GET /v1/log/consistency?from=${small.value.size}&to=${large.value.size}`,
+      },
+    };
+  }
+  const hashes = proof.hashes.map((h) => decodeBase64(h));
+  if (hashes.some((h) => h === null))
+    return { check: { check: name, ok: false, detail: 'proof hash is not base64' } };
+  const verified = verifyConsistency(
+    small.value.size,
+    large.value.size,
+    small.value.root,
+    large.value.root,
+    hashes as Bytes[],
+  );
+  if (!verified.ok) {
+    return fork(`checkpoints of ${pinned.origin} at sizes ${span} are not consistent: ${verified.reason}`);
+  }
+  return { check: { check: name, ok: true, detail: `consistent from ${span}` }, latest: largeNote };
+}

@@ -1,0 +1,54 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import type { ReasonResponse } from '../contracts/reason-response';
+import { entryHash } from '../log/merkle';
+import { utf8 } from '../receipts/bytes';
+import { commitAll, generateReceiptSalt } from '../receipts/commitments';
+import { canonicalJson, type JsonValue } from '../receipts/jcs';
+import { signReceipt } from '../receipts/jws';
+import type { Ed25519SigningKey } from '../receipts/keys';
+import { buildReceiptBody } from '../receipts/receipt-body';
+import { receiptFieldValues } from '../receipts/receipt-fields';
+import type { UnsignedResponse } from './run-reason';
+
+export type Receipt = NonNullable<ReasonResponse['receipt']>;
+
+/** A receipt as issued, with what D1 keeps of it (never content) and the salt for the replay copy. */
+export interface IssuedReceipt {
+  receipt: Receipt;
+  rid: string;
+  iat: number;
+  kid: string;
+  logIndex: number;
+  /** The salt used; kept only in memory, to seal the replay copy. */
+  salt: string;
+  saltGenerated: boolean;
+}
+
+export interface ReceiptIssuer {
+  signingKey: Ed25519SigningKey;
+  issuer: string;
+  now: () => number;
+  /** Appends a 32-byte entry hash to the log and answers its index and tlog-proof. */
+  appendToLog: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+}
+
+/** Commits to every v1 field, signs the body, and logs it: receipts.md, step by step. */
+export async function issueReceipt(
+  request: ReasonRequest,
+  response: UnsignedResponse,
+  issuer: ReceiptIssuer,
+): Promise<IssuedReceipt> {
+  const saltGenerated = request.receiptSalt === undefined;
+  const salt = request.receiptSalt ?? generateReceiptSalt();
+  const rid = response.receiptId;
+  const cmt = await commitAll(salt, rid, receiptFieldValues(request, response));
+  const iat = issuer.now();
+  const body = buildReceiptBody({ rid, iss: issuer.issuer, iat, cmt });
+  const jws = await signReceipt(body, issuer.signingKey);
+  const payload = utf8(canonicalJson(body as unknown as JsonValue));
+  const logged = await issuer.appendToLog(entryHash(payload));
+  const receipt: Receipt = saltGenerated
+    ? { jws, proof: logged.proof, receiptSalt: salt }
+    : { jws, proof: logged.proof };
+  return { receipt, rid, iat, kid: issuer.signingKey.kid, logIndex: logged.index, salt, saltGenerated };
+}

@@ -1,0 +1,72 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import type { ReasonResponse } from '../contracts/reason-response';
+import type { FieldValues } from './commitments';
+import { findIJsonProblems, type IJsonProblem } from './i-json';
+import type { JsonValue } from './jcs';
+
+// The v1 field values of receipts.md "Fields": what a receipt commits to, from the request as sent
+// and the response as answered. An absent field commits to null.
+
+type RequestFields = Pick<
+  ReasonRequest,
+  'task' | 'instructions' | 'context' | 'conversation' | 'tools' | 'output' | 'modelPolicy'
+>;
+type ResponseFields = Pick<
+  ReasonResponse,
+  'output' | 'toolCalls' | 'finishReason' | 'usage' | 'costUsd' | 'model' | 'decision'
+>;
+
+const REQUEST_FIELDS = {
+  'req.task': 'task',
+  'req.instructions': 'instructions',
+  'req.context': 'context',
+  'req.conversation': 'conversation',
+  'req.tools': 'tools',
+  'req.output': 'output',
+  'req.modelPolicy': 'modelPolicy',
+} as const;
+
+function json(value: unknown): JsonValue {
+  return (value ?? null) as JsonValue;
+}
+
+/** A response value exactly as the caller receives it in JSON (undefined members dropped). */
+function asSent(value: unknown): JsonValue {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+export function requestFieldValues(request: RequestFields): FieldValues {
+  const values: FieldValues = {};
+  for (const [field, key] of Object.entries(REQUEST_FIELDS) as [
+    keyof typeof REQUEST_FIELDS,
+    keyof RequestFields,
+  ][]) {
+    values[field] = json(request[key]);
+  }
+  return values;
+}
+
+export function responseFieldValues(response: ResponseFields): FieldValues {
+  return {
+    'res.output': asSent(response.output),
+    'res.toolCalls': asSent(response.toolCalls),
+    'res.meta': asSent({
+      finishReason: response.finishReason,
+      usage: response.usage,
+      costUsd: response.costUsd,
+    }),
+    'dec.model': asSent(response.model),
+    'dec.trace': asSent(response.decision),
+  };
+}
+
+export function receiptFieldValues(request: RequestFields, response: ResponseFields): FieldValues {
+  return { ...requestFieldValues(request), ...responseFieldValues(response) };
+}
+
+/** I-JSON problems of the request's committed fields, with paths from the body's root. */
+export function committedRequestProblems(request: RequestFields): IJsonProblem[] {
+  return Object.values(REQUEST_FIELDS).flatMap((key) =>
+    findIJsonProblems(request[key] ?? null).map((p) => ({ ...p, path: `/${key}${p.path}` })),
+  );
+}

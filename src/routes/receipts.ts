@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { logOriginOf } from '../log/receipt-log';
+import { requireKey } from '../middleware/require-key';
+import { serviceKeysOf } from '../receipts/service-keys';
+import { verifyBundle } from '../receipts/verify-bundle';
+import { findReceipt } from '../storage/receipts';
+
+// A tenant's stored receipts (metadata, JWS and proof; never content), and the public verifier.
+
+export const receiptRoutes = new Hono<AppEnv>()
+  .post('/receipts/verify', async (c) => {
+    let bundle: unknown;
+    try {
+      bundle = await c.req.json();
+    } catch {
+      throw new ApiError('request.malformed_json', 'The body is not valid JSON.');
+    }
+    const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
+    const report = await verifyBundle(bundle, trustRoot);
+    const format = report.checks[0];
+    if (format?.check === 'bundle.format' && !format.ok) {
+      throw new ApiError(
+        'receipt.invalid_bundle',
+        `The disclosure bundle is not well-formed: ${format.detail}`,
+        {
+          details: { report },
+        },
+      );
+    }
+    return c.json(report);
+  })
+  .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
+    const id = c.req.param('receiptId');
+    const row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
+    if (row === null || row.state !== 'issued') {
+      throw new ApiError('receipt.not_found', `No receipt ${id} for this tenant.`);
+    }
+    return c.json({
+      receiptId: row.id,
+      issuedAt: row.iat ?? 0,
+      kid: row.kid ?? '',
+      model: { provider: row.provider ?? '', model: row.model ?? '', region: row.region ?? '' },
+      costUsd: row.cost_usd ?? 0,
+      log: { origin: row.log_origin ?? '', index: row.log_index ?? 0 },
+      saltGenerated: row.salt_generated === 1,
+      jws: row.jws ?? '',
+      proof: row.proof ?? '',
+    });
+  });

@@ -1,0 +1,122 @@
+// D1 queries of the receipts table (migrations/0003_receipts.sql): claims, metadata, replay copies.
+
+export interface StoredReceipt {
+  tenant: string;
+  id: string;
+  state: 'pending' | 'issued';
+  claimed_at: number;
+  salt_generated: number | null;
+  log_origin: string | null;
+  log_index: number | null;
+  kid: string | null;
+  iat: number | null;
+  provider: string | null;
+  model: string | null;
+  region: string | null;
+  cost_usd: number | null;
+  jws: string | null;
+  proof: string | null;
+  replay: ArrayBuffer | null;
+  replay_expires_at: number | null;
+}
+
+export interface IssuedRow {
+  tenant: string;
+  id: string;
+  saltGenerated: boolean;
+  logOrigin: string;
+  logIndex: number;
+  kid: string;
+  iat: number;
+  provider: string;
+  model: string;
+  region: string;
+  costUsd: number;
+  jws: string;
+  proof: string;
+  replay: Uint8Array | null;
+  replayExpiresAt: number | null;
+}
+
+/** Inserts a pending claim; false when a row for (tenant, id) already exists. */
+export async function insertClaim(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .prepare(
+      "INSERT INTO receipts (tenant, id, state, claimed_at) VALUES (?, ?, 'pending', ?) ON CONFLICT (tenant, id) DO NOTHING",
+    )
+    .bind(tenant, id, now)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/** Takes over a pending claim last touched at `claimedAt` (its holder died); false if someone else did. */
+export async function retakeClaim(
+  db: D1Database,
+  tenant: string,
+  id: string,
+  claimedAt: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .prepare(
+      "UPDATE receipts SET claimed_at = ? WHERE tenant = ? AND id = ? AND state = 'pending' AND claimed_at = ?",
+    )
+    .bind(now, tenant, id, claimedAt)
+    .run();
+  return result.meta.changes === 1;
+}
+
+export async function releaseClaim(db: D1Database, tenant: string, id: string): Promise<void> {
+  await db
+    .prepare("DELETE FROM receipts WHERE tenant = ? AND id = ? AND state = 'pending'")
+    .bind(tenant, id)
+    .run();
+}
+
+export async function findReceipt(db: D1Database, tenant: string, id: string): Promise<StoredReceipt | null> {
+  return db
+    .prepare('SELECT * FROM receipts WHERE tenant = ? AND id = ?')
+    .bind(tenant, id)
+    .first<StoredReceipt>();
+}
+
+/**
+ * Records an issued receipt, over its claim or as a new row (a request without a receiptId), and in
+ * the same round trip drops replay copies whose retention has ended.
+ */
+export async function saveIssuedReceipt(db: D1Database, row: IssuedRow): Promise<void> {
+  const upsert = db
+    .prepare(
+      `INSERT INTO receipts (tenant, id, state, claimed_at, salt_generated, log_origin, log_index, kid, iat,
+         provider, model, region, cost_usd, jws, proof, replay, replay_expires_at)
+       VALUES (?, ?, 'issued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (tenant, id) DO UPDATE SET state = 'issued', salt_generated = excluded.salt_generated,
+         log_origin = excluded.log_origin, log_index = excluded.log_index, kid = excluded.kid, iat = excluded.iat,
+         provider = excluded.provider, model = excluded.model, region = excluded.region,
+         cost_usd = excluded.cost_usd, jws = excluded.jws, proof = excluded.proof, replay = excluded.replay,
+         replay_expires_at = excluded.replay_expires_at
+       WHERE receipts.state = 'pending'`,
+    )
+    .bind(
+      row.tenant,
+      row.id,
+      row.iat,
+      row.saltGenerated ? 1 : 0,
+      row.logOrigin,
+      row.logIndex,
+      row.kid,
+      row.iat,
+      row.provider,
+      row.model,
+      row.region,
+      row.costUsd,
+      row.jws,
+      row.proof,
+      row.replay,
+      row.replayExpiresAt,
+    );
+  const purge = db
+    .prepare('UPDATE receipts SET replay = NULL WHERE replay IS NOT NULL AND replay_expires_at <= ?')
+    .bind(row.iat);
+  await db.batch([upsert, purge]);
+}

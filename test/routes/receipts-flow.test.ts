@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { reasonRequestSchema } from '../../src/contracts/reason-request';
+import { type ReasonResponse, reasonResponseSchema } from '../../src/contracts/reason-response';
+import type { VerifyReport } from '../../src/contracts/receipt-bodies';
+import { buildDisclosure } from '../../src/receipts/disclose';
+import { call, createKey, postJson, reason } from '../helpers/api';
+
+const salt = 'c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0';
+const request = reasonRequestSchema.parse({
+  task: 'summarize',
+  instructions: 'Summarize the ticket in one sentence.',
+  context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' }],
+  receiptSalt: salt,
+});
+
+async function answer(key: string, body: unknown = request): Promise<ReasonResponse> {
+  const res = await reason(key, body);
+  expect(res.status).toBe(200);
+  return reasonResponseSchema.parse(await res.json());
+}
+
+async function verify(bundle: unknown): Promise<VerifyReport> {
+  const res = await postJson('/v1/receipts/verify', bundle);
+  expect(res.status).toBe(200);
+  return (await res.json()) as VerifyReport;
+}
+
+describe('receipts, end to end in the worker', () => {
+  it('issues a receipt whose full-salt bundle verifies field by field', async () => {
+    const { key } = await createKey();
+    const response = await answer(key);
+    expect(response.receipt?.receiptSalt).toBeUndefined();
+    const report = await verify(await buildDisclosure({ request, response, salt }));
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.fields.every((f) => f.status === 'verified')).toBe(true);
+  });
+
+  it('returns a Valve-generated salt once, and it opens the receipt', async () => {
+    const { key } = await createKey();
+    const { receiptSalt: _, ...unsalted } = request;
+    const response = await answer(key, unsalted);
+    const generated = response.receipt?.receiptSalt as string;
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const report = await verify(await buildDisclosure({ request: unsalted, response, salt: generated }));
+    expect(report.ok).toBe(true);
+  });
+
+  it('verifies a bundle opening only res.output and req.instructions and lists the rest as committed', async () => {
+    const { key } = await createKey();
+    const response = await answer(key);
+    const bundle = await buildDisclosure({
+      request,
+      response,
+      salt,
+      fields: ['res.output', 'req.instructions'],
+    });
+    expect(bundle.salt).toBeUndefined();
+    const report = await verify(bundle);
+    expect(report.ok).toBe(true);
+    const verified = report.fields.filter((f) => f.status === 'verified').map((f) => f.field);
+    expect(verified.sort()).toEqual(['req.instructions', 'res.output']);
+    expect(report.fields.filter((f) => f.status === 'committed, not disclosed')).toHaveLength(10);
+  });
+
+  it('answers the stored receipt to its tenant only, without content', async () => {
+    const own = await createKey('tenant-a');
+    const other = await createKey('tenant-b');
+    const response = await answer(own.key);
+    const mine = await call(`/v1/receipts/${response.receiptId}`, {
+      headers: { Authorization: `Bearer ${own.key}` },
+    });
+    expect(mine.status).toBe(200);
+    const stored = (await mine.json()) as Record<string, unknown>;
+    expect(stored.jws).toBe(response.receipt?.jws);
+    expect(JSON.stringify(stored)).not.toContain('printer');
+    const theirs = await call(`/v1/receipts/${response.receiptId}`, {
+      headers: { Authorization: `Bearer ${other.key}` },
+    });
+    expect(theirs.status).toBe(404);
+    expect(((await theirs.json()) as { error: { code: string } }).error.code).toBe('receipt.not_found');
+  });
+});
