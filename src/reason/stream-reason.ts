@@ -1,6 +1,7 @@
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
+import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import type { ModelRequest, ModelResponse } from '../providers/types';
@@ -166,7 +167,7 @@ async function streamAttempt(
   input: AttemptInput,
   assembler: StreamAssembler,
 ): Promise<AttemptResult<Streamed>> {
-  const { attempt, maxTokens } = input;
+  const { attempt, maxTokens, timeLeftMs, reserveMs } = input;
   const adapter = adapterFor(attempt.providerConfig.kind);
   if (!adapter) {
     throw modelFailure({
@@ -199,6 +200,13 @@ async function streamAttempt(
       fetch: deps.fetch,
       apiKey: attempt.providerConfig.apiKeyEnv ? deps.secret(attempt.providerConfig.apiKeyEnv) : undefined,
       baseUrl: attempt.providerConfig.baseUrl,
+      // Silence before the first byte or between chunks is a stall (policy/stall-limit), as on the JSON
+      // path: before content it fails over in time; after it, it ends the stream with a timeout error.
+      idleTimeoutMs: stallLimitMs({
+        expectedMs: expectedSilenceMs(attempt.speed, maxTokens, true),
+        timeLeftMs,
+        reserveMs,
+      }),
       config: attempt.entry.simulate,
     },
   );
