@@ -10,6 +10,7 @@ import { EventQueue } from '../streaming/event-queue';
 import { StreamAssembler } from '../streaming/stream-assembler';
 import { isTerminal, type StreamEvent } from '../streaming/stream-events';
 import { answerOf } from './answer-of';
+import { aiBindingOf } from './call-attempts';
 import { callWithRepair, forModel } from './check-output';
 import { callDepsOf, type PreparedReason, type ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
@@ -200,6 +201,8 @@ async function streamAttempt(
       fetch: deps.fetch,
       apiKey: attempt.providerConfig.apiKeyEnv ? deps.secret(attempt.providerConfig.apiKeyEnv) : undefined,
       baseUrl: attempt.providerConfig.baseUrl,
+      headers: attempt.providerConfig.headers,
+      ai: aiBindingOf(attempt.providerConfig, deps.binding),
       // Silence before the first byte or between chunks is a stall (policy/stall-limit), as on the JSON
       // path: before content it fails over in time; after it, it ends the stream with a timeout error.
       idleTimeoutMs: stallLimitMs({
