@@ -4,6 +4,7 @@ import type { ModelResponse } from '../providers/types';
 import { buildOutput } from './build-output';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';
+import { wellFormedDeep } from './well-formed';
 
 /**
  * The Reason response of a model's answer, the same for JSON and streams (a stream assembles exactly
@@ -22,7 +23,7 @@ export function answerOf(
   const usage = response.usage;
   const decision = decisionOf(plan, attempts, budget);
   if (invalidToolCalls.length > 0) decision.invalidToolCalls = invalidToolCalls;
-  return {
+  const answer: UnsignedResponse = {
     receiptId: prepared.receiptId,
     task: request.task,
     output,
@@ -46,6 +47,19 @@ export function answerOf(
         code: 'tool.invalid_call',
         message: `Tool call ${call.id} (${call.name ?? 'unnamed'}) was not handed over: ${call.error}`,
       })),
+    ],
+  };
+  // A model may emit lone surrogates; the answer (and the receipt that commits to it) must be I-JSON.
+  const repaired = wellFormedDeep(answer);
+  if (repaired.replaced === 0) return answer;
+  return {
+    ...repaired.value,
+    warnings: [
+      ...repaired.value.warnings,
+      {
+        code: 'model.output_repaired',
+        message: `${repaired.replaced} lone surrogate code unit(s) in the model's answer were replaced by U+FFFD.`,
+      },
     ],
   };
 }
