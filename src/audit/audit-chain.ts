@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
-import canonicalize from 'canonicalize';
+import { bytesToHex, concatBytes, utf8 } from '../receipts/bytes';
+import { canonicalJson, type JsonValue as Json } from '../receipts/jcs';
 
 // The administrative audit trail: seed-000 AuditRecords in a hash chain.
 //   hash      = hex(SHA-256("valve-audit/v1" || 0x00 || JCS(record without hash)))
@@ -23,26 +23,18 @@ export interface AuditRecord {
 
 export type AuditRecordBody = Omit<AuditRecord, 'hash'>;
 
-const encoder = new TextEncoder();
-
 function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));
 }
 
 export function genesisHash(): string {
-  return sha256Hex(encoder.encode('valve-audit/v1/genesis'));
+  return sha256Hex(utf8('valve-audit/v1/genesis'));
 }
 
 export function hashAuditRecord(body: AuditRecordBody): string {
-  const jcs = canonicalize(body);
-  if (jcs === undefined) throw new Error('an audit record must be JSON');
-  const prefix = encoder.encode('valve-audit/v1');
-  const data = encoder.encode(jcs);
-  const bytes = new Uint8Array(prefix.length + 1 + data.length);
-  bytes.set(prefix, 0);
-  bytes[prefix.length] = 0;
-  bytes.set(data, prefix.length + 1);
-  return sha256Hex(bytes);
+  return sha256Hex(
+    concatBytes(utf8('valve-audit/v1'), new Uint8Array([0]), utf8(canonicalJson(body as unknown as Json))),
+  );
 }
 
 export interface ChainCheck {

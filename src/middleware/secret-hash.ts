@@ -1,9 +1,11 @@
+import { bytesToHex } from '../receipts/bytes';
+
 const encoder = new TextEncoder();
 
 /** Lowercase hex SHA-256 of a secret, the only form in which API keys are stored. */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return bytesToHex(new Uint8Array(digest));
 }
 
 /** Constant-time equality of two secrets (compared as SHA-256 digests, so lengths never leak). */

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { discoverySchema } from '../contracts/discovery';
-import { errorBodySchema } from '../contracts/error-body';
 import {
   auditPageSchema,
   auditQuerySchema,
@@ -242,5 +241,3 @@ export const operations: Operation[] = [
   },
   ...receiptOperations,
 ];
-
-export const errorResponseSchema = errorBodySchema;

@@ -1,6 +1,7 @@
 import type { ProviderKind } from '../policy/catalog';
 import { anthropicAdapter } from './anthropic/anthropic-adapter';
 import { geminiAdapter } from './gemini/gemini-adapter';
+import { modelFailure } from './model-error';
 import { openaiAdapter } from './openai/openai-adapter';
 import { simAdapter } from './sim/sim-adapter';
 import type { ModelAdapter } from './types';
@@ -15,6 +16,22 @@ export const adapters: Partial<Record<ProviderKind, ModelAdapter>> = {
   'workers-ai': workersAiAdapter,
 };
 
-export function adapterFor(kind: ProviderKind): ModelAdapter | undefined {
-  return adapters[kind];
+/**
+ * The adapter for a planned attempt's provider kind; a kind with no adapter installed is a classified
+ * `not_found` failure before anything is sent, so the attempt loop fails over like for any other.
+ */
+export function adapterFor(attempt: {
+  provider: string;
+  model: string;
+  providerConfig: { kind: ProviderKind };
+}): ModelAdapter {
+  const adapter = adapters[attempt.providerConfig.kind];
+  if (adapter) return adapter;
+  throw modelFailure({
+    kind: 'not_found',
+    message: `No adapter for provider kind ${attempt.providerConfig.kind} is installed.`,
+    provider: attempt.provider,
+    model: attempt.model,
+    dispatch: 'not_sent',
+  });
 }

@@ -3,7 +3,6 @@ import type { CatalogProvider } from '../policy/catalog';
 import { costOf } from '../policy/cost-of';
 import type { Plan } from '../policy/plan-types';
 import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
-import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import type { ModelRequest, ModelResponse, WorkersAiBinding } from '../providers/types';
 import { forModel } from './check-output';
@@ -49,16 +48,7 @@ export function callAttempts(
     plan,
     budget,
     async ({ attempt, maxTokens, signal, timeLeftMs, reserveMs }) => {
-      const adapter = adapterFor(attempt.providerConfig.kind);
-      if (!adapter) {
-        throw modelFailure({
-          kind: 'not_found',
-          message: `No adapter for provider kind ${attempt.providerConfig.kind} is installed.`,
-          provider: attempt.provider,
-          model: attempt.model,
-          dispatch: 'not_sent',
-        });
-      }
+      const adapter = adapterFor(attempt);
       const provider = attempt.providerConfig;
       const response = await adapter.generate(
         { ...forModel(request, attempt.entry), settings: { ...request.settings, max_tokens: maxTokens } },

@@ -169,16 +169,7 @@ async function streamAttempt(
   assembler: StreamAssembler,
 ): Promise<AttemptResult<Streamed>> {
   const { attempt, maxTokens, timeLeftMs, reserveMs } = input;
-  const adapter = adapterFor(attempt.providerConfig.kind);
-  if (!adapter) {
-    throw modelFailure({
-      kind: 'not_found',
-      message: `No adapter for provider kind ${attempt.providerConfig.kind} is installed.`,
-      provider: attempt.provider,
-      model: attempt.model,
-      dispatch: 'not_sent',
-    });
-  }
+  const adapter = adapterFor(attempt);
   const needs = prepared.plan.needs;
   const naturalCap = Math.min(
     needs.maxOutputTokens ?? Number.POSITIVE_INFINITY,

@@ -1,8 +1,6 @@
-import { messageText, systemText, toolCallsOf } from '../shared/message-text';
+import { jsonToolName, messageText, systemText, toolCallsOf } from '../shared/message-text';
 import type { CallOptions, Message, ModelRequest, ToolChoice } from '../types';
 
-/** The name of the tool Anthropic is forced to call when JSON output is asked for. */
-export const jsonToolName = 'json_output';
 export const defaultMaxTokens = 4096;
 
 type WireBlock = Record<string, unknown>;

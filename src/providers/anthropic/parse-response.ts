@@ -1,7 +1,8 @@
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { jsonToolName } from '../shared/message-text';
 import type { ContentBlock, ModelRequest, ModelResponse, Usage } from '../types';
-import { jsonToolName, jsonToolSchema } from './convert-request';
+import { jsonToolSchema } from './convert-request';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { AnthropicBlock, AnthropicUsage } from './wire-schemas';
 import { anthropicResponseSchema } from './wire-schemas';

@@ -1,8 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { jsonToolName } from '../shared/message-text';
 import type { ModelRequest, StreamPart } from '../types';
-import { jsonToolName } from './convert-request';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
 import { mapAnthropicUsage } from './parse-response';

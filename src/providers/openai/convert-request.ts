@@ -1,4 +1,4 @@
-import { messageText, toolCallsOf } from '../shared/message-text';
+import { jsonToolName, messageText, toolCallsOf } from '../shared/message-text';
 import type { CallOptions, Message, ModelRequest, ToolChoice } from '../types';
 
 type WireMessage = Record<string, unknown>;
@@ -92,6 +92,3 @@ export function toOpenAIBody(
   }
   return body;
 }
-
-/** The function Valve forces when JSON output goes through a tool call (as for Anthropic). */
-export const jsonToolName = 'json_output';

@@ -1,8 +1,7 @@
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import { parseToolArguments } from '../shared/message-text';
+import { jsonToolName, parseToolArguments } from '../shared/message-text';
 import type { ContentBlock, ModelRequest, ModelResponse, ModelWarning, Usage } from '../types';
-import { jsonToolName } from './convert-request';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';

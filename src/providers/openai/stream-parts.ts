@@ -1,8 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { jsonToolName } from '../shared/message-text';
 import type { ModelRequest, StreamPart, Usage } from '../types';
-import { jsonToolName } from './convert-request';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { classifyOpenAIError } from './parse-error';
 import { mapOpenAIUsage } from './parse-response';

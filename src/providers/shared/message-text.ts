@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, ToolChoice } from '../types';
+import type { ContentBlock, Message } from '../types';
 
 /** The text of a message's text and JSON blocks, in order; tool calls and reasoning are not text. */
 export function messageText(message: Message): string {
@@ -22,10 +22,8 @@ export function toolCallsOf(message: Message) {
   return message.content.flatMap((block) => (block.type === 'tool_call' ? [block] : []));
 }
 
-/** The forced tool's name, when the choice names one. */
-export function forcedToolName(choice: ToolChoice | undefined): string | undefined {
-  return typeof choice === 'object' ? choice.name : undefined;
-}
+/** The tool every adapter forces when JSON output is asked of a model without native structured output. */
+export const jsonToolName = 'json_output';
 
 /** Parses a tool call's arguments; anything but a JSON object is an invalid call, kept raw. */
 export function parseToolArguments(
