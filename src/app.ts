@@ -12,6 +12,7 @@ import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
+import { allowedMethods, methodNotAllowed } from './routes/method-not-allowed';
 import { modelRoutes } from './routes/models';
 import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
@@ -19,14 +20,6 @@ import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
 
 const defaultMaxBodyBytes = 1024 * 1024;
-
-function methodNotAllowed(allow: string) {
-  return () => {
-    throw new ApiError('request.method_not_allowed', `This endpoint answers ${allow} only.`, {
-      headers: { Allow: allow },
-    });
-  };
-}
 
 function fromHttpException(error: HTTPException): ApiError {
   if (error.status === 413) return new ApiError('request.too_large', 'The body is over the size limit.');
@@ -62,23 +55,9 @@ export const app = new Hono<AppEnv>()
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
-  .route('/v1/admin', adminAuditProofRoutes)
-  .all('/health', methodNotAllowed('GET'))
-  .all('/v1/reason', methodNotAllowed('POST'))
-  .all('/v1/usage', methodNotAllowed('GET'))
-  .all('/v1/models', methodNotAllowed('GET'))
-  .all('/v1/admin/keys', methodNotAllowed('POST'))
-  .all('/v1/admin/keys/:id', methodNotAllowed('DELETE'))
-  .all('/v1/admin/tenants/:tenant/budget', methodNotAllowed('GET, PUT'))
-  .all('/v1/admin/audit', methodNotAllowed('GET'))
-  .all('/v1/admin/audit/proofs', methodNotAllowed('GET'))
-  .all('/v1/receipts/verify', methodNotAllowed('POST'))
-  .all('/v1/receipts/:receiptId', methodNotAllowed('GET'))
-  .all('/v1/log/checkpoint', methodNotAllowed('GET'))
-  .all('/v1/log/inclusion', methodNotAllowed('GET'))
-  .all('/v1/log/consistency', methodNotAllowed('GET'))
-  .all('/v1/trust-root', methodNotAllowed('GET'))
-  .all('/.well-known/jwks.json', methodNotAllowed('GET'));
+  .route('/v1/admin', adminAuditProofRoutes);
+
+for (const [path, allow] of allowedMethods(app.routes)) app.all(path, methodNotAllowed(allow));
 
 app.notFound((c) => {
   const error = new ApiError(

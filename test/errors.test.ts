@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, lookupErrorCode, registeredErrorCodes } from '../src/errors';
-import { modelErrorKinds } from '../src/providers/types';
+import { modelErrorKinds } from '../src/model/model-error';
 
 const sources = import.meta.glob<string>('../src/**/*.ts', { query: '?raw', import: 'default', eager: true });
 

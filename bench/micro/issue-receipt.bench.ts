@@ -1,12 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bench, describe } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
+import { utf8 } from '../../src/encoding/utf8';
 import { issueReceipt, type ReceiptIssuer } from '../../src/reason/issue-receipt';
 import type { UnsignedResponse } from '../../src/reason/run-reason';
-import { utf8 } from '../../src/receipts/bytes';
 import { commitAll } from '../../src/receipts/commitments';
-import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/receipts/keys';
 import { receiptFieldValues } from '../../src/receipts/receipt-fields';
+import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/signing/keys';
 
 // Issuing a receipt per request: 12 HKDF + HMAC commitments over the JCS of each field, one Ed25519
 // JWS, and the entry hash (the log append itself is measured by bench/log-appends.js, so here it

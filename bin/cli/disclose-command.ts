@@ -1,7 +1,7 @@
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { DisclosureBundle } from '../../src/contracts/receipt-bodies';
-import { isReceiptField, type ReceiptField } from '../../src/receipts/commitments';
+import { isReceiptField, type ReceiptField } from '../../src/contracts/receipt-field-names';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { type ParsedArgs, UsageError } from './args';
 import { readJsonFile } from './read-json';

@@ -1,5 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, concatBytes, utf8 } from '../receipts/bytes';
+import { concatBytes } from '../encoding/bytes';
+import { bytesToHex } from '../encoding/hex';
+import { utf8 } from '../encoding/utf8';
 import { canonicalJson, type JsonValue as Json } from '../receipts/jcs';
 
 // The administrative audit trail: seed-000 AuditRecords in a hash chain.

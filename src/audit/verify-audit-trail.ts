@@ -1,11 +1,11 @@
 import type { AuditProofs } from '../contracts/audit-proofs';
 import type { VerifyCheck } from '../contracts/receipt-bodies';
 import type { TrustRoot } from '../contracts/trust-root';
+import { decodeBase64 } from '../encoding/base64';
+import type { Bytes } from '../encoding/bytes';
 import { auditEntryHash } from '../log/audit-entry';
 import { verifyCheckpoint } from '../log/checkpoint';
 import { leafHash, verifyInclusion } from '../log/merkle';
-import { decodeBase64 } from '../receipts/base64';
-import type { Bytes } from '../receipts/bytes';
 import { type AuditRecord, verifyAuditChain } from './audit-chain';
 
 // What `valve-verify audit` checks of a downloaded trail: the hash chain from genesis, and, given the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RECEIPT_FIELDS_V1 } from '../receipts/commitments';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
+import { RECEIPT_FIELDS_V1 } from './receipt-field-names';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 

@@ -1,4 +1,4 @@
-import type { ModelErrorKind } from '../providers/types';
+import type { ModelErrorKind } from '../model/model-error';
 import type { HealthRecord, HealthSummary, Observation } from './health-types';
 
 /** Weight of the newest observation in the moving estimates. */

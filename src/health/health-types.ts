@@ -1,5 +1,5 @@
+import type { ModelErrorKind } from '../model/model-error';
 import type { CircuitState } from '../policy/plan-types';
-import type { ModelErrorKind } from '../providers/types';
 
 /** One attempt's outcome, recorded off the response path. */
 export interface Observation {

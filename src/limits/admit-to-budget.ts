@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import type { Admission } from '../reason/run-reason';
+import type { Admission } from './admission';
 import { isKnownUncapped, rememberUncapped } from './uncapped-tenants';
 
 const unlimited: Admission = { budgetUsd: Number.POSITIVE_INFINITY, settle: async () => {} };

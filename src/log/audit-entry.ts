@@ -1,5 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { type Bytes, concatBytes, hexToBytes, utf8 } from '../receipts/bytes';
+import { type Bytes, concatBytes } from '../encoding/bytes';
+import { hexToBytes } from '../encoding/hex';
+import { utf8 } from '../encoding/utf8';
 
 // Audit records share the receipt log, under their own entry prefix so the two kinds never collide:
 //   E_audit = SHA-256("valve-audit/v1/entry" || 0x00 || record hash (32 bytes))

@@ -1,5 +1,5 @@
-import { decodeBase64, encodeBase64 } from '../receipts/base64';
-import { type CheckResult, fail, pass } from '../receipts/check-result';
+import { decodeBase64, encodeBase64 } from '../encoding/base64';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
 import { HASH_BYTES } from './merkle';
 import { type NoteSigner, openNote, parseVerifierKey, signNote } from './signed-note';
 

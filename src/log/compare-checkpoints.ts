@@ -1,6 +1,6 @@
 import type { ConsistencyBody, VerifyCheck } from '../contracts/receipt-bodies';
-import { decodeBase64 } from '../receipts/base64';
-import type { Bytes } from '../receipts/bytes';
+import { decodeBase64 } from '../encoding/base64';
+import type { Bytes } from '../encoding/bytes';
 import { type PinnedLog, verifyCheckpoint } from './checkpoint';
 import { verifyConsistency } from './merkle';
 

@@ -1,4 +1,4 @@
-import type { Bytes } from '../receipts/bytes';
+import type { Bytes } from '../encoding/bytes';
 import { EMPTY_ROOT, nodeHash, splitPoint } from './merkle';
 
 // An append-only RFC 6962 tree that stores every complete subtree hash ("node"): level 0 holds the

@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { type Bytes, concatBytes, timingSafeEqual, utf8 } from '../receipts/bytes';
-import { type CheckResult, fail, pass } from '../receipts/check-result';
+import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
+import { utf8 } from '../encoding/utf8';
 
 // RFC 6962 / RFC 9162 Merkle tree hashing and proof verification, with Valve's entry hash:
 //   E    = SHA-256("valve-receipt/v1/entry" || 0x00 || payload)   (payload = the JWS payload bytes)

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { encodeBase64 } from '../receipts/base64';
+import { encodeBase64 } from '../encoding/base64';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';

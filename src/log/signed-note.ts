@@ -1,9 +1,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { decodeBase64, encodeBase64 } from '../receipts/base64';
-import { type Bytes, bytesToHex, concatBytes, utf8 } from '../receipts/bytes';
-import { type CheckResult, fail, pass } from '../receipts/check-result';
-import { hasLoneSurrogate } from '../receipts/i-json';
-import { importEd25519SigningKey, signEd25519, verifyEd25519 } from '../receipts/keys';
+import { decodeBase64, encodeBase64 } from '../encoding/base64';
+import { type Bytes, concatBytes } from '../encoding/bytes';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
+import { bytesToHex } from '../encoding/hex';
+import { hasLoneSurrogate, utf8 } from '../encoding/utf8';
+import { importEd25519SigningKey, signEd25519, verifyEd25519 } from '../signing/keys';
 
 // C2SP signed-note (c2sp.org/signed-note) with Ed25519 signatures (type 0x01), as Go's
 // golang.org/x/mod/sumdb/note writes them:

@@ -1,6 +1,6 @@
-import { decodeBase64, encodeBase64 } from '../receipts/base64';
-import type { Bytes } from '../receipts/bytes';
-import { type CheckResult, fail, pass } from '../receipts/check-result';
+import { decodeBase64, encodeBase64 } from '../encoding/base64';
+import type { Bytes } from '../encoding/bytes';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
 import { type Checkpoint, type PinnedLog, verifyCheckpoint } from './checkpoint';
 import { entryHash, HASH_BYTES, leafHash, verifyInclusion } from './merkle';
 

@@ -1,4 +1,4 @@
-import { bytesToHex } from '../receipts/bytes';
+import { bytesToHex } from '../encoding/hex';
 
 const encoder = new TextEncoder();
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../contracts/error-body';
-import { type Operation, operations } from './operations';
+import type { Operation } from './operation';
+import { operations } from './operations';
 
 type JsonObject = Record<string, unknown>;
 

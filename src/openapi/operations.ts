@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { discoverySchema } from '../contracts/discovery';
 import {
   auditPageSchema,
@@ -17,24 +16,8 @@ import { reasonResponseSchema } from '../contracts/reason-response';
 import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
+import type { Operation } from './operation';
 import { exampleReceipt, receiptOperations } from './receipt-operations';
-
-/** Who may call an operation: anyone, an API key with a scope, or the admin token. */
-export type Security = { kind: 'public' } | { kind: 'key'; scope?: string } | { kind: 'admin' };
-
-/** One documented operation: its schemas come from the zod contracts, and its examples must validate. */
-export interface Operation {
-  method: 'get' | 'post' | 'put' | 'delete';
-  /** OpenAPI path template, e.g. `/v1/admin/keys/{id}`. */
-  path: string;
-  summary: string;
-  security: Security;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  status: number;
-  response: z.ZodType;
-  example: { body?: unknown; response: unknown };
-}
 
 const exampleReceiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
 

@@ -11,7 +11,7 @@ import {
   verifyReportSchema,
 } from '../contracts/receipt-bodies';
 import { jwksSchema, trustRootSchema } from '../contracts/trust-root';
-import type { Operation } from './operations';
+import type { Operation } from './operation';
 
 // The receipt, log and trust-root operations. Examples are shaped like real ones (a real JWS and
 // proof are long; these are shortened), and validate against the schemas.

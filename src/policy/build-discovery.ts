@@ -1,6 +1,23 @@
 import type { Discovery } from '../contracts/discovery';
-import type { HealthSnapshot } from '../health/health-types';
+import type { ModelErrorKind } from '../model/model-error';
 import type { Catalog, CatalogModel, CatalogProvider } from './catalog';
+import type { CircuitState } from './plan-types';
+
+/** What discovery shows of live health, per `provider/model` key (and `provider/*` for a provider's circuit). */
+export interface DiscoveryHealth {
+  models: Record<
+    string,
+    {
+      circuit: CircuitState;
+      samples: number;
+      errorRate: number;
+      lastErrorKind?: ModelErrorKind;
+      ttftMsP50?: number;
+      ttftMsP90?: number;
+      outputTokensPerSec?: number;
+    }
+  >;
+}
 
 function level(supported: boolean): 'full' | 'none' {
   return supported ? 'full' : 'none';
@@ -29,7 +46,7 @@ function capabilitiesOf(
 export function buildDiscovery(input: {
   catalog: Catalog;
   notConfigured: (provider: CatalogProvider) => string | undefined;
-  health: HealthSnapshot | undefined;
+  health: DiscoveryHealth | undefined;
   version: string;
 }): Discovery {
   const { catalog, health } = input;

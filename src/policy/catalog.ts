@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { messageLevelSchema, promptModes } from '../contracts/reason-request';
-import { modelErrorKinds } from '../providers/types';
+import { modelErrorKinds } from '../model/model-error';
+import { providerKinds } from '../model/provider-kind';
 
 // The model catalog (policy.md): providers and the models they serve, validated on load.
-
-export const providerKinds = ['openai', 'anthropic', 'gemini', 'workers-ai', 'sim'] as const;
-export type ProviderKind = (typeof providerKinds)[number];
 
 /** Headers that carry a provider key: never in the catalog (a plain variable), only through `apiKeyEnv`. */
 const credentialHeaders = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key']);

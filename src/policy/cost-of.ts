@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/types';
+import type { Usage } from '../model/model-response';
 import type { CatalogModel } from './catalog';
 
 /** What a call cost at the catalog's prices; cached input is billed at the cache-read price when listed. */

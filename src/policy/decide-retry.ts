@@ -1,4 +1,4 @@
-import type { ModelError, ModelErrorKind } from '../providers/types';
+import type { ModelError, ModelErrorKind } from '../model/model-error';
 
 /** What to do after a failed attempt (providers.md, "Errors"). */
 export type RetryDecision =

@@ -30,7 +30,7 @@ export interface Needs {
   tools: boolean;
   json: boolean;
   privacy: PrivacyLevel;
-  /** A conservative estimate (policy/estimate-tokens): it may be high, never low. */
+  /** A conservative estimate (model/estimate-tokens): it may be high, never low. */
   inputTokens: number;
   /** The caller's `maxOutputTokens`, when given. */
   maxOutputTokens?: number;

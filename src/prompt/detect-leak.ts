@@ -1,4 +1,4 @@
-import type { ModelWarning } from '../providers/types';
+import type { ModelWarning } from '../model/model-response';
 
 export interface LeakSecrets {
   nonce: string;

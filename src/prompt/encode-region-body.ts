@@ -1,5 +1,6 @@
 import type { PromptMode } from '../contracts/reason-request';
-import { decodeBase64, encodeBase64 } from './encode-base64';
+import { decodeBase64, encodeBase64 } from '../encoding/base64';
+import { decodeUtf8, utf8 } from '../encoding/utf8';
 import { escapeData, unescapeData } from './escape-data';
 
 const whitespace = /\s/g;
@@ -21,7 +22,7 @@ export function encodeRegionBody(text: string, mode: PromptMode, mark: string): 
         .replaceAll(' ', mark)
         .replace(whitespace, (space) => `&#x${space.charCodeAt(0).toString(16).toUpperCase()};`);
     case 'tags+base64':
-      return encodeBase64(text);
+      return encodeBase64(utf8(text));
     case 'json':
       return JSON.stringify(text)
         .replaceAll('&', '\\u0026')
@@ -37,8 +38,12 @@ export function decodeRegionBody(body: string, mode: PromptMode, mark: string): 
       return unescapeData(body);
     case 'tags+datamark':
       return unescapeData(body.split(mark).join(' '));
-    case 'tags+base64':
-      return decodeBase64(body);
+    case 'tags+base64': {
+      const bytes = decodeBase64(body);
+      const text = bytes === null ? null : decodeUtf8(bytes);
+      if (text === null) throw new Error('a tags+base64 body must be canonical base64 of UTF-8');
+      return text;
+    }
     case 'json': {
       const value: unknown = JSON.parse(body);
       if (typeof value !== 'string') throw new Error('a json-mode body must be one JSON string literal');

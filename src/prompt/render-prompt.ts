@@ -1,5 +1,6 @@
 import type { ContextItem, PromptMode, ReasonRequest } from '../contracts/reason-request';
-import type { Message, ModelWarning } from '../providers/types';
+import type { Message } from '../model/message';
+import type { ModelWarning } from '../model/model-response';
 import { datamarkChar } from './datamark-char';
 import { encodeRegionBody } from './encode-region-body';
 import { escapeData } from './escape-data';

@@ -1,5 +1,5 @@
 import type { PromptMode } from '../contracts/reason-request';
-import type { Message } from '../providers/types';
+import type { Message } from '../model/message';
 import { datamarkChar } from './datamark-char';
 import { encodeRegionBody } from './encode-region-body';
 import { normalizeContent } from './normalize-content';

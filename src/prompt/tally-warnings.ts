@@ -1,4 +1,4 @@
-import type { ModelWarning } from '../providers/types';
+import type { ModelWarning } from '../model/model-response';
 
 /** What rendering changed, per source (`c3`, `turn 2`, `task`), before it becomes warnings. */
 export interface Tally {

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors';
-import type { ModelError, ModelErrorKind } from './types';
-import { modelErrorKinds } from './types';
+import type { ModelError, ModelErrorKind } from '../model/model-error';
+import { modelErrorKinds } from '../model/model-error';
 
 /** A classified provider failure as Valve's one error type: code `model.<kind>`, the ModelError in details. */
 export function modelFailure(error: ModelError): ApiError {

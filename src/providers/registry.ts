@@ -1,10 +1,10 @@
-import type { ProviderKind } from '../policy/catalog';
+import type { ModelAdapter } from '../model/model-adapter';
+import type { ProviderKind } from '../model/provider-kind';
 import { anthropicAdapter } from './anthropic/anthropic-adapter';
 import { geminiAdapter } from './gemini/gemini-adapter';
 import { modelFailure } from './model-error';
 import { openaiAdapter } from './openai/openai-adapter';
 import { simAdapter } from './sim/sim-adapter';
-import type { ModelAdapter } from './types';
 import { workersAiAdapter } from './workers-ai/workers-ai-adapter';
 
 /** Every adapter by catalog `kind`. Tests walk this registry, so an adapter added here is covered. */

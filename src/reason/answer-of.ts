@@ -1,6 +1,6 @@
 import type { DecisionAttempt, UnsignedResponse } from '../contracts/reason-response';
+import type { ModelResponse } from '../model/model-response';
 import type { PlannedAttempt } from '../policy/plan-types';
-import type { ModelResponse } from '../providers/types';
 import { buildOutput } from './build-output';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';

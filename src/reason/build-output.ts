@@ -1,9 +1,9 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
 import { ApiError } from '../errors';
+import type { ModelResponse, ModelWarning } from '../model/model-response';
 import { detectLeak } from '../prompt/detect-leak';
 import type { RenderedPrompt } from '../prompt/render-prompt';
-import type { ModelResponse, ModelWarning } from '../providers/types';
 import { checkToolCall, type InvalidToolCall } from './check-tool-call';
 
 /** What buildOutput needs of the rendered prompt: its secrets and whether untrusted context was in it. */

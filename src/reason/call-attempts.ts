@@ -1,11 +1,14 @@
+import type { WorkersAiBinding } from '../model/model-adapter';
+import type { ModelRequest } from '../model/model-request';
+import type { ModelResponse } from '../model/model-response';
 import type { Budget } from '../policy/budget';
 import type { CatalogProvider } from '../policy/catalog';
 import { costOf } from '../policy/cost-of';
 import type { Plan } from '../policy/plan-types';
 import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
 import { adapterFor } from '../providers/registry';
-import type { ModelRequest, ModelResponse, WorkersAiBinding } from '../providers/types';
 import { forModel } from './check-output';
+import type { ReasonDeps } from './prepare-reason';
 import { type AttemptsOutcome, type LoopDeps, runAttempts } from './run-attempts';
 
 export interface CallDeps extends LoopDeps {
@@ -72,4 +75,18 @@ export function callAttempts(
     },
     deps,
   );
+}
+
+/** The loop's dependencies out of the pipeline's. */
+export function callDepsOf(deps: ReasonDeps): CallDeps {
+  return {
+    secret: deps.secret,
+    binding: deps.binding,
+    fetch: deps.fetch,
+    now: deps.now,
+    sleep: deps.sleep,
+    random: deps.random,
+    claimProbe: deps.claimProbe,
+    observe: deps.observe,
+  };
 }

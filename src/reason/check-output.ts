@@ -1,7 +1,8 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { ApiError } from '../errors';
+import type { ModelRequest } from '../model/model-request';
+import type { ModelResponse } from '../model/model-response';
 import type { CatalogModel } from '../policy/catalog';
-import type { ModelRequest, ModelResponse } from '../providers/types';
 import { checkAgainstSchema, describeIssues, type SchemaIssue } from './check-json';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';

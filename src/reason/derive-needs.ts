@@ -1,8 +1,8 @@
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
-import { estimateTokens } from '../policy/estimate-tokens';
+import { estimateTokens } from '../model/estimate-tokens';
+import type { Message } from '../model/message';
 import type { Needs } from '../policy/plan-types';
-import type { Message } from '../providers/types';
 
 /** Chat formats wrap each message in role markers; a generous allowance per message. */
 const messageOverheadTokens = 8;

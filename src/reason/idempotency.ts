@@ -1,7 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { ReasonRequest } from '../contracts/reason-request';
+import { type Bytes, concatBytes } from '../encoding/bytes';
+import { decodeUtf8, utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
-import { type Bytes, concatBytes, decodeUtf8, utf8 } from '../receipts/bytes';
 import { canonicalJson, type JsonValue } from '../receipts/jcs';
 import { openReplay } from '../receipts/replay-seal';
 import { findReceipt, insertClaim, retakeClaim, type StoredReceipt } from '../storage/receipts';

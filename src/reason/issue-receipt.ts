@@ -1,13 +1,13 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
+import { utf8 } from '../encoding/utf8';
 import { entryHash } from '../log/merkle';
-import { utf8 } from '../receipts/bytes';
 import { commitAll, generateReceiptSalt } from '../receipts/commitments';
 import { canonicalJson, type JsonValue } from '../receipts/jcs';
 import { signReceipt } from '../receipts/jws';
-import type { Ed25519SigningKey } from '../receipts/keys';
 import { buildReceiptBody } from '../receipts/receipt-body';
 import { receiptFieldValues } from '../receipts/receipt-fields';
+import type { Ed25519SigningKey } from '../signing/keys';
 import type { UnsignedResponse } from './run-reason';
 
 export type Receipt = NonNullable<ReasonResponse['receipt']>;

@@ -2,6 +2,9 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
+import type { Admission } from '../limits/admission';
+import type { Message } from '../model/message';
+import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
 import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
@@ -10,17 +13,9 @@ import { chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
-import type { Message, ModelRequest } from '../providers/types';
-import type { CallDeps } from './call-attempts';
 import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
 import { keepModelsThatRead } from './keep-models-that-read';
-
-/** A tenant's spend reservation for one request: the most it may spend, settled to the actual cost. */
-export interface Admission {
-  budgetUsd: number;
-  settle(actualUsd: number): Promise<void>;
-}
 
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
 export type IssueReceipt = (
@@ -131,20 +126,6 @@ export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): P
     output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
   };
   return { request, receiptId, prompt, plan, budget, modelRequest, admission };
-}
-
-/** The loop's dependencies out of the pipeline's. */
-export function callDepsOf(deps: ReasonDeps): CallDeps {
-  return {
-    secret: deps.secret,
-    binding: deps.binding,
-    fetch: deps.fetch,
-    now: deps.now,
-    sleep: deps.sleep,
-    random: deps.random,
-    claimProbe: deps.claimProbe,
-    observe: deps.observe,
-  };
 }
 
 function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {

@@ -1,6 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import { utf8 } from '../encoding/utf8';
 import { logOriginOf } from '../log/receipt-log';
-import { utf8 } from '../receipts/bytes';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { saveIssuedReceipt } from '../storage/receipts';

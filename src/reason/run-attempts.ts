@@ -1,13 +1,14 @@
 import type { DecisionAttempt, ReasonUsage } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
+import type { ModelError } from '../model/model-error';
+import type { Usage } from '../model/model-response';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { reserveForMs } from '../policy/stall-limit';
 import { modelFailure, readModelError } from '../providers/model-error';
-import type { ModelError, Usage } from '../providers/types';
 import { decisionOf } from './decision-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */

@@ -1,12 +1,12 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { answerOf } from './answer-of';
-import { callAttempts } from './call-attempts';
+import { callAttempts, callDepsOf } from './call-attempts';
 import { callWithRepair } from './check-output';
-import { callDepsOf, type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
+import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
 
 export type { UnsignedResponse } from '../contracts/reason-response';
-export type { Admission, IssueReceipt, ReasonDeps } from './prepare-reason';
+export type { IssueReceipt, ReasonDeps } from './prepare-reason';
 
 /** The request pipeline: render → plan → call, retry, fail over → check (one JSON repair) → response. */
 export async function runReason(

@@ -1,19 +1,20 @@
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { ModelRequest } from '../model/model-request';
+import type { ModelResponse } from '../model/model-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
 import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
-import type { ModelRequest, ModelResponse } from '../providers/types';
 import { errorEvent } from '../streaming/error-event';
 import { EventQueue } from '../streaming/event-queue';
-import { StreamAssembler } from '../streaming/stream-assembler';
 import { isTerminal, type StreamEvent } from '../streaming/stream-events';
 import { answerOf } from './answer-of';
-import { aiBindingOf } from './call-attempts';
+import { aiBindingOf, callDepsOf } from './call-attempts';
 import { callWithRepair, forModel } from './check-output';
-import { callDepsOf, type PreparedReason, type ReasonDeps } from './prepare-reason';
+import type { PreparedReason, ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
+import { StreamAssembler } from './stream-assembler';
 
 export interface StreamReasonOptions {
   requestId: string;

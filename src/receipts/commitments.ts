@@ -1,5 +1,7 @@
-import { encodeBase64Url } from './base64';
-import { type Bytes, concatBytes, timingSafeEqual, utf8 } from './bytes';
+import { RECEIPT_FIELDS_V1, type ReceiptField } from '../contracts/receipt-field-names';
+import { encodeBase64Url } from '../encoding/base64';
+import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
+import { utf8 } from '../encoding/utf8';
 import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
 import { canonicalJson, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
@@ -10,22 +12,6 @@ import { uuidToBytes } from './uuid';
 //   C_f = HMAC-SHA256(K_f, "valve-receipt/v1/commit" || 0x00 || UTF8(f) || 0x00 || UTF8(JCS(value_f)))
 // The salt only ever enters HKDF as input key material, never an HMAC key or HKDF salt slot.
 
-export const RECEIPT_FIELDS_V1 = [
-  'req.task',
-  'req.instructions',
-  'req.context',
-  'req.conversation',
-  'req.tools',
-  'req.output',
-  'req.modelPolicy',
-  'res.output',
-  'res.toolCalls',
-  'res.meta',
-  'dec.model',
-  'dec.trace',
-] as const;
-
-export type ReceiptField = (typeof RECEIPT_FIELDS_V1)[number];
 /** Field values to commit; an absent field commits to JSON null. */
 export type FieldValues = Partial<Record<ReceiptField, JsonValue>>;
 /** base64url(C_f) for every v1 field. */
@@ -36,10 +22,6 @@ const FIELD_INFO = utf8('valve-receipt/v1/field');
 const REPLAY_INFO = utf8('valve-receipt/v1/replay');
 const COMMIT_LABEL = utf8('valve-receipt/v1/commit');
 const ZERO = new Uint8Array([0]);
-
-export function isReceiptField(name: string): name is ReceiptField {
-  return (RECEIPT_FIELDS_V1 as readonly string[]).includes(name);
-}
 
 /** A fresh Valve-generated salt: 32 random bytes as base64url (43 characters). */
 export function generateReceiptSalt(): string {

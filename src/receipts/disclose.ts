@@ -1,8 +1,9 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import type { DisclosureBundle } from '../contracts/receipt-bodies';
-import { encodeBase64Url } from './base64';
-import { deriveFieldKey, RECEIPT_FIELDS_V1, type ReceiptField } from './commitments';
+import { RECEIPT_FIELDS_V1, type ReceiptField } from '../contracts/receipt-field-names';
+import { encodeBase64Url } from '../encoding/base64';
+import { deriveFieldKey } from './commitments';
 import { receiptFieldValues } from './receipt-fields';
 
 // The caller's side of disclosure: from the request it sent, the response it kept and its salt, a

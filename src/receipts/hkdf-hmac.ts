@@ -1,7 +1,7 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { Bytes } from './bytes';
+import type { Bytes } from '../encoding/bytes';
 
 // The two primitives under the commitments; the tests run the RFC 5869, RFC 4231 and Wycheproof
 // vectors through these exact functions. @noble/hashes rather than WebCrypto: a receipt needs 24 of

@@ -1,3 +1,4 @@
+import { hasLoneSurrogate, replaceLoneSurrogates } from '../encoding/utf8';
 import type { JsonValue } from './jcs';
 
 // I-JSON (RFC 7493) as Valve applies it to committed values: no duplicate member names, no lone
@@ -26,18 +27,9 @@ export interface IJsonProblem {
 export type ParsedIJson = { ok: true; value: JsonValue } | { ok: false; problems: IJsonProblem[] };
 
 const MAX_PROBLEMS = 100;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
-}
-
 /** One RFC 6901 reference token; a lone surrogate in a key becomes U+FFFD so the path stays printable. */
 export function pointerToken(key: string | number): string {
-  return String(key)
-    .replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD')
-    .replace(/~/g, '~0')
-    .replace(/\//g, '~1');
+  return replaceLoneSurrogates(String(key)).replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function isPlainObject(value: object): boolean {

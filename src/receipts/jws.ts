@@ -1,9 +1,10 @@
 import { CompactSign } from 'jose';
-import { decodeBase64Url } from './base64';
-import { type Bytes, decodeUtf8, timingSafeEqual, utf8 } from './bytes';
+import { decodeBase64Url } from '../encoding/base64';
+import { type Bytes, timingSafeEqual } from '../encoding/bytes';
+import { decodeUtf8, utf8 } from '../encoding/utf8';
+import { type Ed25519PublicJwk, type Ed25519SigningKey, jwkThumbprint, verifyEd25519 } from '../signing/keys';
 import { parseIJson } from './i-json';
 import { canonicalJson, type JsonValue } from './jcs';
-import { type Ed25519PublicJwk, type Ed25519SigningKey, jwkThumbprint, verifyEd25519 } from './keys';
 import { type ReceiptBody, validateReceiptBody } from './receipt-body';
 
 // A receipt is a compact JWS over the JCS bytes of its body, protected header exactly

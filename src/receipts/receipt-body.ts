@@ -1,6 +1,7 @@
-import { decodeBase64Url } from './base64';
-import { type CheckResult, fail, pass } from './check-result';
-import { type Commitments, isReceiptField, RECEIPT_FIELDS_V1 } from './commitments';
+import { isReceiptField, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
+import { decodeBase64Url } from '../encoding/base64';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
+import type { Commitments } from './commitments';
 import { isCanonicalUuid } from './uuid';
 
 // The signed receipt body holds no content: `{ typ, rid, iss, iat, cmt }`, iat in epoch milliseconds.

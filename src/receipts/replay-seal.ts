@@ -1,5 +1,5 @@
-import type { Bytes } from './bytes';
-import { type CheckResult, fail, pass } from './check-result';
+import type { Bytes } from '../encoding/bytes';
+import { type CheckResult, fail, pass } from '../encoding/check-result';
 import { deriveReplayKey } from './commitments';
 
 // The idempotency replay copy: the finished response, encrypted under a key derived from the caller's

@@ -1,6 +1,6 @@
 import { jwksSchema, receiptKeyHistorySchema, type TrustRoot } from '../contracts/trust-root';
 import { formatVerifierKey } from '../log/signed-note';
-import { type Ed25519SigningKey, importEd25519SigningKey, jwkThumbprint } from './keys';
+import { type Ed25519SigningKey, importEd25519SigningKey, jwkThumbprint } from '../signing/keys';
 
 // The deployment's receipt key and trust root, from its secrets and vars; imported once per isolate.
 

@@ -1,4 +1,4 @@
-import type { Bytes } from './bytes';
+import type { Bytes } from '../encoding/bytes';
 
 // Receipt ids are RFC 4122 UUIDs in lowercase canonical form (api.md), so the text and its 16 bytes
 // (rid16, which the commitments bind) correspond one to one.

@@ -5,13 +5,14 @@ import {
   type VerifyCheck,
   type VerifyReport,
 } from '../contracts/receipt-bodies';
+import { isReceiptField, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import type { TrustRoot } from '../contracts/trust-root';
+import { decodeBase64Url, encodeBase64 } from '../encoding/base64';
+import type { Bytes } from '../encoding/bytes';
 import { verifyCheckpoint } from '../log/checkpoint';
 import { entryHash, leafHash, verifyInclusion } from '../log/merkle';
 import { parseTlogProof } from '../log/tlog-proof';
-import { decodeBase64Url, encodeBase64 } from './base64';
-import type { Bytes } from './bytes';
-import { deriveFieldKey, isReceiptField, matchesCommitment, RECEIPT_FIELDS_V1 } from './commitments';
+import { deriveFieldKey, matchesCommitment } from './commitments';
 import { findIJsonProblems } from './i-json';
 import type { JsonValue } from './jcs';
 import { verifyReceiptJws } from './jws';

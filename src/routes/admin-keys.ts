@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { recordAudit } from '../audit/record-audit';
 import { createKeySchema } from '../contracts/operator-bodies';
+import { randomBase64url, randomHex } from '../encoding/random-token';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { requireJson, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
 import { sha256Hex } from '../middleware/secret-hash';
-import { randomBase64url, randomHex } from '../random-token';
 import { forgetApiKey } from '../storage/api-key-cache';
 import { insertApiKey, revokeApiKey } from '../storage/api-keys';
 

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import type { AppEnv } from '../env';
 import { buildOpenApiDocument } from '../openapi/build-document';
-import { type Operation, operations } from '../openapi/operations';
+import type { Operation } from '../openapi/operation';
+import { operations } from '../openapi/operations';
 
 function who(operation: Operation): string {
   if (operation.security.kind === 'public') return 'public';

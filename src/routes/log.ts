@@ -1,12 +1,12 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { consistencyQuerySchema, inclusionQuerySchema } from '../contracts/receipt-bodies';
+import { encodeBase64 } from '../encoding/base64';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { parseCheckpoint } from '../log/checkpoint';
 import { logOriginOf } from '../log/receipt-log';
 import { validationError } from '../middleware/json-body';
-import { encodeBase64 } from '../receipts/base64';
 
 // The public Merkle log: the latest signed checkpoint, inclusion and consistency proofs.
 

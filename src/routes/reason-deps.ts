@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { writeHealth } from '../background/write-behind';
+import { randomHex } from '../encoding/random-token';
 import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
@@ -9,7 +10,6 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
-import { randomHex } from '../random-token';
 import type { ReasonDeps } from '../reason/run-reason';
 import { runInBackground } from './run-in-background';
 

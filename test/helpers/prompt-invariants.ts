@@ -1,4 +1,5 @@
 import type { ContextItem, PromptMode, ReasonRequest } from '../../src/contracts/reason-request';
+import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
 import { normalizeContent } from '../../src/prompt/normalize-content';
@@ -6,7 +7,6 @@ import { invisiblePattern, normalizeText } from '../../src/prompt/normalize-text
 import { parseRegions } from '../../src/prompt/parse-regions';
 import type { RenderedPrompt, RenderOptions } from '../../src/prompt/render-prompt';
 import { truncateText } from '../../src/prompt/truncate-text';
-import type { CallOptions, ModelAdapter } from '../../src/providers/types';
 
 // The invariant checker of trust.md (1–4, 6–11, 14) over the final wire body of every adapter. It
 // reports failures instead of throwing, so the mutation test can assert that it does report them.

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decodeBase64 } from '../../src/encoding/base64';
+import { hexToBytes } from '../../src/encoding/hex';
 import {
   type Checkpoint,
   formatCheckpoint,
@@ -8,9 +10,7 @@ import {
 } from '../../src/log/checkpoint';
 import { EMPTY_ROOT } from '../../src/log/merkle';
 import { createNoteSigner, formatVerifierKey } from '../../src/log/signed-note';
-import { decodeBase64 } from '../../src/receipts/base64';
-import { hexToBytes } from '../../src/receipts/bytes';
-import { ed25519Pkcs8FromSeed, generateEd25519Pkcs8 } from '../../src/receipts/keys';
+import { ed25519Pkcs8FromSeed, generateEd25519Pkcs8 } from '../../src/signing/keys';
 import { LOG_CHECKPOINT_5, LOG_ORIGIN, LOG_ROOT_5, LOG_SEED, LOG_VERIFIER_KEY } from './known-answers';
 
 const logSigner = () =>

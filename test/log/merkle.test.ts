@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeBase64 } from '../../src/encoding/base64';
+import { bytesToHex, hexToBytes } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import {
   EMPTY_ROOT,
   entryHash,
@@ -10,8 +13,6 @@ import {
   verifyInclusion,
 } from '../../src/log/merkle';
 import { MemoryNodeStore, MerkleTree } from '../../src/log/merkle-tree';
-import { decodeBase64 } from '../../src/receipts/base64';
-import { bytesToHex, hexToBytes, utf8 } from '../../src/receipts/bytes';
 import { merkleFiles } from '../shared-data';
 
 // The RFC 6962 test tree used by Certificate Transparency and transparency-dev/merkle, with its roots.

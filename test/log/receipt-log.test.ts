@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { decodeBase64 } from '../../src/encoding/base64';
+import type { Bytes } from '../../src/encoding/bytes';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../src/log/merkle';
 import { logOriginOf } from '../../src/log/receipt-log';
 import { parseTlogProof, verifyInclusionBundle } from '../../src/log/tlog-proof';
-import { decodeBase64 } from '../../src/receipts/base64';
-import type { Bytes } from '../../src/receipts/bytes';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 
 const origin = logOriginOf(env);

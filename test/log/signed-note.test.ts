@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeBase64 } from '../../src/encoding/base64';
 import {
   createNoteSigner,
   formatVerifierKey,
@@ -7,8 +8,7 @@ import {
   parseVerifierKey,
   signNote,
 } from '../../src/log/signed-note';
-import { decodeBase64 } from '../../src/receipts/base64';
-import { ed25519Pkcs8FromSeed, generateEd25519Pkcs8 } from '../../src/receipts/keys';
+import { ed25519Pkcs8FromSeed, generateEd25519Pkcs8 } from '../../src/signing/keys';
 import {
   GO_ENOCH_KEY,
   GO_NOTE,

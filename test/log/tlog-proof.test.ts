@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { encodeBase64 } from '../../src/encoding/base64';
+import { hexToBytes } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import { signCheckpoint } from '../../src/log/checkpoint';
 import { entryHash, leafHash } from '../../src/log/merkle';
 import { MemoryNodeStore, MerkleTree } from '../../src/log/merkle-tree';
 import { createNoteSigner } from '../../src/log/signed-note';
 import { formatTlogProof, parseTlogProof, verifyInclusionBundle } from '../../src/log/tlog-proof';
-import { encodeBase64 } from '../../src/receipts/base64';
-import { hexToBytes, utf8 } from '../../src/receipts/bytes';
-import { ed25519Pkcs8FromSeed } from '../../src/receipts/keys';
+import { ed25519Pkcs8FromSeed } from '../../src/signing/keys';
 import {
   LOG_CHECKPOINT_5,
   LOG_ORIGIN,

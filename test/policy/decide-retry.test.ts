@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelError, ModelErrorKind } from '../../src/model/model-error';
 import { backoffMs, decideRetry, minRetryDelayMs, type RetryContext } from '../../src/policy/decide-retry';
-import type { ModelError, ModelErrorKind } from '../../src/providers/types';
 
 const context: RetryContext = {
   retries: 0,

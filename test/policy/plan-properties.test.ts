@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { privacyLevels } from '../../src/contracts/reason-request';
+import { modelErrorKinds } from '../../src/model/model-error';
 import { createBudget } from '../../src/policy/budget';
 import type { Catalog } from '../../src/policy/catalog';
 import { planRequest } from '../../src/policy/plan-request';
 import { modelFailure } from '../../src/providers/model-error';
-import { modelErrorKinds } from '../../src/providers/types';
 import { runAttempts } from '../../src/reason/run-attempts';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
 

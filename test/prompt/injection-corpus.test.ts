@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
 import { promptModes } from '../../src/contracts/reason-request';
+import type { ModelAdapter } from '../../src/model/model-adapter';
 import { renderPrompt } from '../../src/prompt/render-prompt';
 import { adapters } from '../../src/providers/registry';
-import type { ModelAdapter } from '../../src/providers/types';
 import { checkRendering, withSentinel } from '../helpers/prompt-invariants';
 
 // The public attack corpus (../shared/data/injection/bipia/, microsoft/BIPIA @ 1a2a91da, MIT): every

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ModelAdapter } from '../../src/model/model-adapter';
 import { promptInputs } from '../../src/prompt/draw-nonce';
 import { renderPrompt } from '../../src/prompt/render-prompt';
 import { adapters } from '../../src/providers/registry';
-import type { ModelAdapter } from '../../src/providers/types';
 import { renderCase } from '../helpers/prompt-arbitraries';
 import { checkRendering, type RenderCase, withSentinel } from '../helpers/prompt-invariants';
 

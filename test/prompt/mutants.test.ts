@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
 import { promptModes } from '../../src/contracts/reason-request';
+import type { ModelAdapter } from '../../src/model/model-adapter';
 import { normalizeContent } from '../../src/prompt/normalize-content';
 import { normalizeText } from '../../src/prompt/normalize-text';
 import { type RenderedPrompt, renderPrompt } from '../../src/prompt/render-prompt';
 import { truncateText } from '../../src/prompt/truncate-text';
 import { adapters } from '../../src/providers/registry';
-import type { ModelAdapter } from '../../src/providers/types';
 import { renderCase } from '../helpers/prompt-arbitraries';
 import { checkRendering, type RenderCase, type Renderer, withSentinel } from '../helpers/prompt-invariants';
 

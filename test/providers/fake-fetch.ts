@@ -1,5 +1,8 @@
+import type { CallOptions } from '../../src/model/model-adapter';
+import type { ModelError } from '../../src/model/model-error';
+import type { ModelRequest } from '../../src/model/model-request';
+import type { StreamPart } from '../../src/model/model-response';
 import { readModelError } from '../../src/providers/model-error';
-import type { CallOptions, ModelError, ModelRequest, StreamPart } from '../../src/providers/types';
 
 // A fake `fetch` for adapter unit tests: it records every request and answers from a responder, so no
 // test reaches the network. Replays the recorded fixtures of test/fixtures/providers.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
+import type { ModelError, ModelErrorKind } from '../../src/model/model-error';
 import { createBudget } from '../../src/policy/budget';
 import type { Catalog } from '../../src/policy/catalog';
 import { planRequest } from '../../src/policy/plan-request';
 import { modelFailure } from '../../src/providers/model-error';
-import type { ModelError, ModelErrorKind } from '../../src/providers/types';
 import { type AttemptInput, runAttempts } from '../../src/reason/run-attempts';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
 

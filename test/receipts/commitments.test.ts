@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Url, encodeBase64Url } from '../../src/receipts/base64';
-import { bytesToHex, utf8 } from '../../src/receipts/bytes';
+import { RECEIPT_FIELDS_V1, type ReceiptField } from '../../src/contracts/receipt-field-names';
+import { decodeBase64Url, encodeBase64Url } from '../../src/encoding/base64';
+import { bytesToHex } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import {
   commitAll,
   commitField,
@@ -9,8 +11,6 @@ import {
   deriveReplayKey,
   generateReceiptSalt,
   matchesCommitment,
-  RECEIPT_FIELDS_V1,
-  type ReceiptField,
 } from '../../src/receipts/commitments';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
 import { openReplay, sealReplay } from '../../src/receipts/replay-seal';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes, utf8 } from '../../src/receipts/bytes';
+import { bytesToHex, hexToBytes } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import { hkdfSha256, hmacSha256 } from '../../src/receipts/hkdf-hmac';
 import { wycheproofFiles } from '../shared-data';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, utf8 } from '../../src/receipts/bytes';
+import { bytesToHex } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
 import { jcsFiles as files } from '../shared-data';
 

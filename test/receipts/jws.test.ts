@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBase64Url } from '../../src/receipts/base64';
-import { hexToBytes, utf8 } from '../../src/receipts/bytes';
+import { encodeBase64Url } from '../../src/encoding/base64';
+import { hexToBytes } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import { commitAll } from '../../src/receipts/commitments';
 import {
   type ReceiptCheckName,
@@ -8,14 +9,14 @@ import {
   type TrustedReceiptKey,
   verifyReceiptJws,
 } from '../../src/receipts/jws';
+import { buildReceiptBody } from '../../src/receipts/receipt-body';
 import {
   type Ed25519SigningKey,
   ed25519Pkcs8FromSeed,
   generateEd25519Pkcs8,
   importEd25519SigningKey,
   signEd25519,
-} from '../../src/receipts/keys';
-import { buildReceiptBody } from '../../src/receipts/receipt-body';
+} from '../../src/signing/keys';
 import { EXPECTED_CMT, KAT_IAT, KAT_ISS, KAT_JWS, RFC8032_SEED, RID, SALT, VALUES } from './known-answers';
 
 const katKey = () => importEd25519SigningKey(ed25519Pkcs8FromSeed(hexToBytes(RFC8032_SEED) as Uint8Array));

@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { RECEIPT_FIELDS_V1 } from '../../src/receipts/commitments';
+import { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 import { signReceipt, verifyReceiptJws } from '../../src/receipts/jws';
-import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/receipts/keys';
 import { buildReceiptBody } from '../../src/receipts/receipt-body';
 import { jwksOf, serviceKeysOf } from '../../src/receipts/service-keys';
+import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/signing/keys';
 
 const cmt = Object.fromEntries(RECEIPT_FIELDS_V1.map((f) => [f, 'A'.repeat(43)])) as Parameters<
   typeof buildReceiptBody

@@ -1,8 +1,10 @@
+import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
+import type { ModelRequest } from '../../model/model-request';
+import type { StreamPart } from '../../model/model-response';
 import { unlessFiltered } from '../shared/filtered';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, readJson, sendRequest } from '../shared/send-request';
-import type { CallOptions, ModelAdapter, ModelRequest, StreamPart } from '../types';
 import { toAnthropicBody } from './convert-request';
 import { classifyAnthropicFailure } from './parse-error';
 import { parseAnthropicResponse } from './parse-response';

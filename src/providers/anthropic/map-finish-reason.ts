@@ -1,4 +1,4 @@
-import type { FinishReason } from '../types';
+import type { FinishReason } from '../../model/model-response';
 
 /** Anthropic's `stop_reason` in Valve's terms; unknown or missing is `other`, never `stop`. */
 export function mapAnthropicStopReason(raw: string | null | undefined): FinishReason {

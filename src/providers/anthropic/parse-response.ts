@@ -1,7 +1,9 @@
+import type { ContentBlock } from '../../model/message';
+import type { ModelRequest } from '../../model/model-request';
+import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
-import type { ContentBlock, ModelRequest, ModelResponse, Usage } from '../types';
 import { jsonToolSchema } from './convert-request';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { AnthropicBlock, AnthropicUsage } from './wire-schemas';

@@ -1,8 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { ModelRequest } from '../../model/model-request';
+import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
-import type { ModelRequest, StreamPart } from '../types';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
 import { mapAnthropicUsage } from './parse-response';

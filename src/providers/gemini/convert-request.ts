@@ -1,5 +1,6 @@
+import type { Message } from '../../model/message';
+import type { ModelRequest, ToolChoice } from '../../model/model-request';
 import { messageText, systemText, toolCallsOf } from '../shared/message-text';
-import type { Message, ModelRequest, ToolChoice } from '../types';
 
 interface WireContent {
   role: 'user' | 'model';

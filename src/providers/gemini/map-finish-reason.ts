@@ -1,4 +1,4 @@
-import type { FinishReason } from '../types';
+import type { FinishReason } from '../../model/model-response';
 
 const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
 

@@ -1,7 +1,7 @@
+import type { ModelErrorKind } from '../../model/model-error';
 import { kindForStatus } from '../shared/kind-for-status';
 import { parseDurationMs } from '../shared/retry-after';
 import type { Classified, HttpFailure } from '../shared/send-request';
-import type { ModelErrorKind } from '../types';
 import { geminiErrorBodySchema } from './wire-schemas';
 
 const byStatus: Record<string, ModelErrorKind> = {

@@ -1,6 +1,8 @@
+import type { ContentBlock } from '../../model/message';
+import type { ModelRequest } from '../../model/model-request';
+import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import type { ContentBlock, ModelRequest, ModelResponse, Usage } from '../types';
 import { mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';

@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import type { StreamPart, Usage } from '../types';
 import { mapGeminiFinishReason } from './map-finish-reason';
 import { classifyGeminiError } from './parse-error';
 import { mapGeminiUsage, partBlock, readGeminiBody } from './parse-response';

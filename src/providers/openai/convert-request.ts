@@ -1,5 +1,7 @@
+import type { Message } from '../../model/message';
+import type { CallOptions } from '../../model/model-adapter';
+import type { ModelRequest, ToolChoice } from '../../model/model-request';
 import { jsonToolName, messageText, toolCallsOf } from '../shared/message-text';
-import type { CallOptions, Message, ModelRequest, ToolChoice } from '../types';
 
 type WireMessage = Record<string, unknown>;
 

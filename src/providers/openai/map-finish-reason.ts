@@ -1,4 +1,4 @@
-import type { FinishReason } from '../types';
+import type { FinishReason } from '../../model/model-response';
 
 /** OpenAI's `finish_reason` in Valve's terms; anything unknown or missing is `other`, never `stop`. */
 export function mapOpenAIFinishReason(raw: string | null | undefined): FinishReason {

@@ -1,9 +1,11 @@
+import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
+import type { ModelRequest } from '../../model/model-request';
+import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { unlessFiltered } from '../shared/filtered';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, readJson, sendRequest } from '../shared/send-request';
-import type { CallOptions, ModelAdapter, ModelRequest, StreamPart } from '../types';
 import { toOpenAIBody } from './convert-request';
 import { classifyOpenAIFailure } from './parse-error';
 import { parseOpenAIResponse } from './parse-response';

@@ -1,6 +1,6 @@
+import type { ModelErrorKind } from '../../model/model-error';
 import { kindForStatus } from '../shared/kind-for-status';
 import type { Classified, HttpFailure } from '../shared/send-request';
-import type { ModelErrorKind } from '../types';
 import { openaiErrorBodySchema } from './wire-schemas';
 
 const contextOverflowText =

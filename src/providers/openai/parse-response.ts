@@ -1,7 +1,9 @@
+import type { ContentBlock } from '../../model/message';
+import type { ModelRequest } from '../../model/model-request';
+import type { ModelResponse, ModelWarning, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { jsonToolName, parseToolArguments } from '../shared/message-text';
-import type { ContentBlock, ModelRequest, ModelResponse, ModelWarning, Usage } from '../types';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';

@@ -1,8 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { ModelRequest } from '../../model/model-request';
+import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
-import type { ModelRequest, StreamPart, Usage } from '../types';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { classifyOpenAIError } from './parse-error';
 import { mapOpenAIUsage } from './parse-response';

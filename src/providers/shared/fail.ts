@@ -1,6 +1,6 @@
 import type { ApiError } from '../../errors';
+import type { ModelError } from '../../model/model-error';
 import { modelFailure, readModelError } from '../model-error';
-import type { ModelError } from '../types';
 
 /** Which adapter and model a failure belongs to. */
 export interface CallContext {

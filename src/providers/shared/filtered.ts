@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../types';
+import type { ModelResponse } from '../../model/model-response';
 import { type CallContext, fail } from './fail';
 
 /**

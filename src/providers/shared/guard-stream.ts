@@ -1,5 +1,6 @@
+import type { CallOptions } from '../../model/model-adapter';
+import type { StreamPart } from '../../model/model-response';
 import { readModelError } from '../model-error';
-import type { CallOptions, StreamPart } from '../types';
 import { type CallContext, fail, withFields } from './fail';
 import { contentFilterFailure } from './filtered';
 import { transportFailure } from './send-request';

@@ -1,4 +1,4 @@
-import type { ModelErrorKind } from '../types';
+import type { ModelErrorKind } from '../../model/model-error';
 
 /**
  * The error kind an HTTP status suggests when the provider's body says nothing more precise. Each

@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from '../types';
+import type { ContentBlock, Message } from '../../model/message';
 
 /** The text of a message's text and JSON blocks, in order; tool calls and reasoning are not text. */
 export function messageText(message: Message): string {

@@ -1,5 +1,6 @@
 import type { ApiError } from '../../errors';
-import type { CallOptions, ModelError } from '../types';
+import type { CallOptions } from '../../model/model-adapter';
+import type { ModelError } from '../../model/model-error';
 import { type CallContext, fail, withFields } from './fail';
 import { parseRetryAfterMs } from './retry-after';
 import { IdleTimeoutError, withinIdle } from './timeouts';

@@ -1,18 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { estimateTokens } from '../../policy/estimate-tokens';
+import { estimateTokens } from '../../model/estimate-tokens';
+import type { ContentBlock, Message } from '../../model/message';
+import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
+import type { ModelRequest, ToolSpec } from '../../model/model-request';
+import type { ModelResponse, StreamPart } from '../../model/model-response';
 import { abortableSleep } from '../abortable-sleep';
 import { modelFailure } from '../model-error';
-import type {
-  CallOptions,
-  ContentBlock,
-  Message,
-  ModelAdapter,
-  ModelRequest,
-  ModelResponse,
-  StreamPart,
-  ToolSpec,
-} from '../types';
 import { sampleValue } from './sample-value';
 
 // The built-in simulator: deterministic, labelled as simulated, no network. It honours the output

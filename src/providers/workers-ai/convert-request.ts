@@ -1,5 +1,6 @@
+import type { Message } from '../../model/message';
+import type { ModelRequest } from '../../model/model-request';
 import { messageText, toolCallsOf } from '../shared/message-text';
-import type { Message, ModelRequest } from '../types';
 
 function toWireMessage(message: Message): Record<string, unknown> {
   const text = messageText(message);

@@ -1,5 +1,5 @@
+import type { ModelErrorKind } from '../../model/model-error';
 import type { Classified } from '../shared/send-request';
-import type { ModelErrorKind } from '../types';
 
 // Internal codes from https://developers.cloudflare.com/workers-ai/platform/errors/ — the binding
 // throws an Error whose message carries the code (for example "3040: Capacity temporarily exceeded").

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { ContentBlock } from '../../model/message';
+import type { ModelRequest } from '../../model/model-request';
+import type { ModelResponse, Usage } from '../../model/model-response';
 import { parseOpenAIResponse } from '../openai/parse-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { parseToolArguments } from '../shared/message-text';
-import type { ContentBlock, ModelRequest, ModelResponse, Usage } from '../types';
 
 // The text-generation output of `env.AI.run` (https://developers.cloudflare.com/workers-ai/models/,
 // "Output"): `response`, optional `tool_calls` and `usage`. Models that answer in the OpenAI shape

@@ -1,8 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
+import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import type { StreamPart, Usage } from '../types';
 import { mapWorkersAiUsage, workersAiUsageSchema } from './parse-response';
 
 const eventSchema = z.looseObject({ response: z.string().nullish(), usage: workersAiUsageSchema.nullish() });

@@ -1,9 +1,11 @@
+import type { CallOptions, ModelAdapter, WorkersAiBinding } from '../../model/model-adapter';
+import type { ModelRequest } from '../../model/model-request';
+import type { StreamPart } from '../../model/model-response';
 import { type CallContext, fail } from '../shared/fail';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, transportFailure } from '../shared/send-request';
 import { withinIdle } from '../shared/timeouts';
-import type { CallOptions, ModelAdapter, ModelRequest, StreamPart, WorkersAiBinding } from '../types';
 import { toWorkersAiInputs } from './convert-request';
 import { classifyWorkersAiError } from './parse-error';
 import { parseWorkersAiOutput } from './parse-response';

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelAdapter } from '../../../src/model/model-adapter';
+import type { ModelError } from '../../../src/model/model-error';
+import type { ModelRequest } from '../../../src/model/model-request';
+import type { StreamPart } from '../../../src/model/model-response';
 import { anthropicAdapter } from '../../../src/providers/anthropic/anthropic-adapter';
 import { geminiAdapter } from '../../../src/providers/gemini/gemini-adapter';
 import { readModelError } from '../../../src/providers/model-error';
 import { openaiAdapter } from '../../../src/providers/openai/openai-adapter';
-import type { ModelAdapter, ModelError, ModelRequest, StreamPart } from '../../../src/providers/types';
 import {
   type Behaviour,
   type FakeUpstream,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustRootSchema } from '../../../src/contracts/trust-root';
+import { decodeBase64, decodeBase64Url } from '../../../src/encoding/base64';
+import type { Bytes } from '../../../src/encoding/bytes';
 import { verifyCheckpoint } from '../../../src/log/checkpoint';
 import { entryHash, leafHash, verifyConsistency, verifyInclusion } from '../../../src/log/merkle';
 import { parseTlogProof } from '../../../src/log/tlog-proof';
-import { decodeBase64, decodeBase64Url } from '../../../src/receipts/base64';
-import type { Bytes } from '../../../src/receipts/bytes';
 import { type RunningValve, startValve } from '../helpers/start-valve';
 
 // 500 concurrent requests through the real worker: 500 distinct, consecutive log indices; every

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../../src/model/model-request';
 import { anthropicAdapter } from '../../../src/providers/anthropic/anthropic-adapter';
-import type { ModelRequest } from '../../../src/providers/types';
 import authError from '../../fixtures/providers/anthropic/error-auth.json';
 import overloaded from '../../fixtures/providers/anthropic/error-overloaded.json';
 import tooLong from '../../fixtures/providers/anthropic/error-prompt-too-long.json';

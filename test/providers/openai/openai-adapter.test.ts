@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../../src/model/model-request';
 import { openaiAdapter } from '../../../src/providers/openai/openai-adapter';
-import type { ModelRequest } from '../../../src/providers/types';
 import contextLength from '../../fixtures/providers/openai/error-context-length.json';
 import insufficientQuota from '../../fixtures/providers/openai/error-insufficient-quota.json';
 import invalidKey from '../../fixtures/providers/openai/error-invalid-key.json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkersAiBinding } from '../../../src/providers/types';
+import type { WorkersAiBinding } from '../../../src/model/model-adapter';
 import { workersAiAdapter } from '../../../src/providers/workers-ai/workers-ai-adapter';
 import textJson from '../../fixtures/providers/workers-ai/text.json';
 import textSse from '../../fixtures/providers/workers-ai/text.sse.json';

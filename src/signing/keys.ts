@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint } from 'jose';
-import { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from './base64';
-import { type Bytes, concatBytes, hexToBytes } from './bytes';
+import { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from '../encoding/base64';
+import { type Bytes, concatBytes } from '../encoding/bytes';
+import { hexToBytes } from '../encoding/hex';
 
 // Ed25519 keys through WebCrypto only, so the same code runs in workerd and in Node 20. WebCrypto's
 // Ed25519 verification is strict RFC 8032 (it passes every Wycheproof case, which the tests re-check).

@@ -1,7 +1,7 @@
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/policy/estimate-tokens';
+import { estimateTokens } from '../../src/model/estimate-tokens';
 import { tokenCorpus } from './fixtures/token-corpus';
 
 // The estimator against two real tokenizers (cl100k_base, o200k_base), counting the larger of the two.

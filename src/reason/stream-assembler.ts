@@ -1,9 +1,10 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import { estimateTokens } from '../policy/estimate-tokens';
+import { estimateTokens } from '../model/estimate-tokens';
+import type { ContentBlock } from '../model/message';
+import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
 import { parseToolArguments } from '../providers/shared/message-text';
-import type { ContentBlock, MessageDelta, ModelResponse, StreamPart } from '../providers/types';
-import { checkToolCall } from '../reason/check-tool-call';
-import type { StreamEvent } from './stream-events';
+import type { StreamEvent } from '../streaming/stream-events';
+import { checkToolCall } from './check-tool-call';
 
 interface Call {
   ordinal: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64 } from '../../src/receipts/base64';
-import { bytesToHex, hexToBytes, utf8 } from '../../src/receipts/bytes';
+import { decodeBase64 } from '../../src/encoding/base64';
+import { bytesToHex, hexToBytes } from '../../src/encoding/hex';
+import { utf8 } from '../../src/encoding/utf8';
 import {
   ed25519Pkcs8FromSeed,
   generateEd25519Pkcs8,
@@ -8,9 +9,9 @@ import {
   jwkThumbprint,
   signEd25519,
   verifyEd25519,
-} from '../../src/receipts/keys';
+} from '../../src/signing/keys';
+import { RFC8032_KID, RFC8032_PUBLIC, RFC8032_SEED, RFC8032_SIG } from '../receipts/known-answers';
 import { wycheproofFiles } from '../shared-data';
-import { RFC8032_KID, RFC8032_PUBLIC, RFC8032_SEED, RFC8032_SIG } from './known-answers';
 
 const hex = (text: string) => hexToBytes(text) as Uint8Array<ArrayBuffer>;
 

@@ -1,5 +1,5 @@
-import { encodeBase64Url } from './receipts/base64';
-import { bytesToHex } from './receipts/bytes';
+import { encodeBase64Url } from './base64';
+import { bytesToHex } from './hex';
 
 /** `bytes` random bytes from the platform CSPRNG, as lowercase hex. */
 export function randomHex(bytes: number): string {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
+import type { ModelAdapter, WorkersAiBinding } from '../../src/model/model-adapter';
+import type { ModelResponse } from '../../src/model/model-response';
 import { anthropicAdapter } from '../../src/providers/anthropic/anthropic-adapter';
 import { geminiAdapter } from '../../src/providers/gemini/gemini-adapter';
 import { openaiAdapter } from '../../src/providers/openai/openai-adapter';
-import type { ModelAdapter, ModelResponse, WorkersAiBinding } from '../../src/providers/types';
 import { workersAiAdapter } from '../../src/providers/workers-ai/workers-ai-adapter';
 import { buildOutput } from '../../src/reason/build-output';
-import { StreamAssembler } from '../../src/streaming/stream-assembler';
+import { StreamAssembler } from '../../src/reason/stream-assembler';
 import type { StreamEvent } from '../../src/streaming/stream-events';
 import anthropicText from '../fixtures/providers/anthropic/text.sse.json';
 import geminiText from '../fixtures/providers/gemini/text.sse.json';

@@ -16,7 +16,7 @@
  *   but not uniformly random rare letters (a byte-level tokenizer may spend up to one token a byte on
  *   them); the test records that limit.
  *
- * test/policy/estimate-tokens.test.ts measures it against cl100k and o200k on varied text.
+ * test/model/estimate-tokens.test.ts measures it against cl100k and o200k on varied text.
  */
 export function estimateTokens(text: string): number {
   // One pass with the pending runs kept in locals (no closures), so V8 keeps the loop tight.

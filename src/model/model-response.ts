@@ -1,0 +1,53 @@
+// What a model answers, whole (ModelResponse) or streamed (StreamPart), in the neutral model interface.
+
+import type { Message } from './message';
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+export interface ModelWarning {
+  code: string;
+  message: string;
+}
+
+export interface ModelResponse {
+  message: Message;
+  usage: Usage;
+  finish_reason: FinishReason;
+  /** The provider's own finish reason, kept beside the mapped one. */
+  raw_finish_reason?: string;
+  warnings?: ModelWarning[];
+  /** The model the provider says answered, when it says. */
+  model?: string;
+}
+
+export type BlockDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text?: string; signature?: string }
+  | { type: 'tool_call'; id?: string; name?: string; args_fragment?: string };
+
+export interface MessageDelta {
+  message_id: string;
+  index: number;
+  delta: BlockDelta;
+}
+
+/** What a streaming call yields: content deltas, then exactly one finish. */
+export type StreamPart =
+  | { type: 'delta'; delta: MessageDelta }
+  | {
+      type: 'finish';
+      finish_reason: FinishReason;
+      raw_finish_reason?: string;
+      usage: Usage;
+      model?: string;
+      /** Warnings the answer carries, as in ModelResponse (e.g. an OpenAI refusal). */
+      warnings?: ModelWarning[];
+    };
