@@ -1,21 +1,26 @@
 import { ApiError } from '../errors';
-import type { ModelError, ModelErrorKind } from '../model/model-error';
-import { modelErrorKinds } from '../model/model-error';
+import type { ModelError } from '../model/model-error';
 
-/** A classified provider failure as Valve's one error type: code `model.<kind>`, the ModelError in details. */
-export function modelFailure(error: ModelError): ApiError {
-  return new ApiError(`model.${error.kind}`, error.message, { details: { ...error } });
+/**
+ * A classified provider failure as Valve's one error type: code `model.<kind>`, the ModelError as its
+ * details on the wire, and the ModelError itself for the code that decides what to do next.
+ */
+export class ModelCallError extends ApiError {
+  readonly modelError: ModelError;
+
+  constructor(error: ModelError, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(`model.${error.kind}`, error.message, { details: { ...error }, ...options });
+    this.name = 'ModelCallError';
+    this.modelError = error;
+  }
 }
 
-function isModelErrorKind(value: unknown): value is ModelErrorKind {
-  return typeof value === 'string' && (modelErrorKinds as readonly string[]).includes(value);
+/** A classified provider failure, ready to throw. */
+export function modelFailure(error: ModelError): ModelCallError {
+  return new ModelCallError(error);
 }
 
-/** The ModelError inside an ApiError thrown by an adapter, or undefined for any other failure. */
+/** The ModelError of a failure thrown by an adapter, or undefined for any other failure. */
 export function readModelError(error: unknown): ModelError | undefined {
-  if (!(error instanceof ApiError) || !error.code.startsWith('model.')) return undefined;
-  const details = error.details ?? {};
-  const kind = details.kind;
-  if (!isModelErrorKind(kind)) return undefined;
-  return { ...(details as Partial<ModelError>), kind, message: error.message };
+  return error instanceof ModelCallError ? { ...error.modelError } : undefined;
 }

@@ -2,8 +2,10 @@ import type { DecisionAttempt, UnsignedResponse } from '../contracts/reason-resp
 import type { ModelResponse } from '../model/model-response';
 import type { PlannedAttempt } from '../policy/plan-types';
 import { buildOutput } from './build-output';
+import type { ParsedJson } from './check-output';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';
+import { reasonUsageOf } from './reason-usage-of';
 import { wellFormedDeep } from './well-formed';
 
 /**
@@ -17,10 +19,10 @@ export function answerOf(
   attempt: PlannedAttempt,
   attempts: DecisionAttempt[],
   latencyMs: number,
+  json?: ParsedJson,
 ): UnsignedResponse {
   const { request, prompt, plan, budget } = prepared;
-  const { output, toolCalls, invalidToolCalls, warnings } = buildOutput(request, response, prompt);
-  const usage = response.usage;
+  const { output, toolCalls, invalidToolCalls, warnings } = buildOutput(request, response, prompt, json);
   const decision = decisionOf(plan, attempts, budget);
   if (invalidToolCalls.length > 0) decision.invalidToolCalls = invalidToolCalls;
   const answer: UnsignedResponse = {
@@ -30,12 +32,7 @@ export function answerOf(
     toolCalls,
     finishReason: response.finish_reason,
     model: { provider: attempt.provider, model: attempt.model, region: attempt.region },
-    usage: {
-      inputTokens: usage.input_tokens,
-      outputTokens: usage.output_tokens,
-      reasoningTokens: usage.reasoning_tokens ?? 0,
-      cacheReadTokens: usage.cache_read_tokens ?? 0,
-    },
+    usage: reasonUsageOf(response.usage),
     costUsd: budget.spentUsd,
     latencyMs: Math.max(0, Math.round(latencyMs)),
     decision,

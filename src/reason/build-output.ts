@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import type { ModelResponse, ModelWarning } from '../model/model-response';
 import { detectLeak } from '../prompt/detect-leak';
 import type { RenderedPrompt } from '../prompt/render-prompt';
+import type { ParsedJson } from './check-output';
 import { checkToolCall, type InvalidToolCall } from './check-tool-call';
 
 /** What buildOutput needs of the rendered prompt: its secrets and whether untrusted context was in it. */
@@ -27,6 +28,7 @@ export function buildOutput(
   request: ReasonRequest,
   response: ModelResponse,
   prompt: PromptFacts,
+  json?: ParsedJson,
 ): BuiltOutput {
   const { tainted } = prompt;
   const toolCalls: ToolCall[] = [];
@@ -51,7 +53,8 @@ export function buildOutput(
   const warnings = detectLeak(emitted, prompt);
   if (request.output?.format !== 'json')
     return { output: { format: 'text', text }, toolCalls, invalidToolCalls, warnings };
-  if (!hasValue && toolCalls.length === 0) {
+  if (!hasValue && toolCalls.length === 0 && json) value = json.value;
+  else if (!hasValue && toolCalls.length === 0) {
     try {
       value = JSON.parse(text);
     } catch {

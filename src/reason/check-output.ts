@@ -1,8 +1,7 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import { ApiError } from '../errors';
 import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
-import type { CatalogModel } from '../policy/catalog';
+import { AttemptsFailedError } from './attempts-failed-error';
 import { checkAgainstSchema, describeIssues, type SchemaIssue } from './check-json';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';
@@ -19,25 +18,34 @@ function answerText(response: ModelResponse): { text: string; value?: unknown; h
   return { text, hasValue: false };
 }
 
+/** A JSON answer's value, parsed once here and handed on so the output is not parsed again. */
+export interface ParsedJson {
+  value: unknown;
+}
+
 /**
- * What is wrong with a JSON answer, or undefined when it is right (or the request asked for text, or the
- * model called tools instead): the value must parse and validate against `output.schema`.
+ * What is wrong with a JSON answer (`issues`, absent when it is right, the request asked for text, or
+ * the model called tools instead): the value must parse and validate against `output.schema`. `json` is
+ * the parsed value whenever it parsed.
  */
-export function outputIssues(request: ReasonRequest, response: ModelResponse): SchemaIssue[] | undefined {
-  if (request.output?.format !== 'json') return undefined;
+export function checkOutput(
+  request: ReasonRequest,
+  response: ModelResponse,
+): { issues?: SchemaIssue[]; json?: ParsedJson } {
+  if (request.output?.format !== 'json') return {};
   if (response.message.content.some((b) => b.type === 'tool_call' || b.type === 'invalid_tool_call'))
-    return undefined;
+    return {};
   const answer = answerText(response);
   let value = answer.value;
   if (!answer.hasValue) {
     try {
       value = JSON.parse(answer.text);
     } catch {
-      return [{ path: '', keyword: 'json', message: 'The answer is not valid JSON.' }];
+      return { issues: [{ path: '', keyword: 'json', message: 'The answer is not valid JSON.' }] };
     }
   }
   const check = checkAgainstSchema(value, request.output.schema ?? {});
-  return check.ok ? undefined : check.issues;
+  return check.ok ? { json: { value } } : { issues: check.issues, json: { value } };
 }
 
 /** Keeps validator text usable as trusted feedback: locations and messages only, bounded, no markup. */
@@ -84,35 +92,26 @@ export function repairRequest(
 export async function callWithRepair<R extends ModelResponse>(
   prepared: PreparedReason,
   call: (request: ModelRequest) => Promise<AttemptsOutcome<R>>,
-): Promise<AttemptsOutcome<R>> {
+): Promise<AttemptsOutcome<R> & { json?: ParsedJson }> {
   const first = await call(prepared.modelRequest);
-  const issues = outputIssues(prepared.request, first.value);
-  if (!issues) return first;
+  const { issues, json } = checkOutput(prepared.request, first.value);
+  if (!issues) return { ...first, json };
   const second = await call(repairRequest(prepared.modelRequest, first.value, issues));
   const attempts = [...first.attempts, ...second.attempts];
-  const remaining = outputIssues(prepared.request, second.value);
-  if (!remaining) return { ...second, attempts };
-  throw new ApiError(
+  const repaired = checkOutput(prepared.request, second.value);
+  if (!repaired.issues) return { ...second, attempts, json: repaired.json };
+  throw new AttemptsFailedError(
     'model.invalid_response',
-    `The answer did not validate against output.schema, even after one repair attempt:\n${describeIssues(remaining)}`,
+    `The answer did not validate against output.schema, even after one repair attempt:\n${describeIssues(repaired.issues)}`,
     {
       details: {
         kind: 'invalid_response',
         provider: second.attempt.provider,
         model: second.attempt.model,
-        validationErrors: remaining,
+        validationErrors: repaired.issues,
         firstValidationErrors: issues,
-        decision: decisionOf(prepared.plan, attempts, prepared.budget),
       },
+      decision: decisionOf(prepared.plan, attempts, prepared.budget),
     },
   );
-}
-
-/** The request for one attempt: JSON output by the model's own means, as its catalog entry says. */
-export function forModel(request: ModelRequest, entry: CatalogModel): ModelRequest {
-  if (!request.output) return request;
-  return {
-    ...request,
-    output: { ...request.output, strategy: entry.capabilities.json === 'tool' ? 'tool' : 'native' },
-  };
 }

@@ -8,8 +8,10 @@ import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { reserveForMs } from '../policy/stall-limit';
-import { modelFailure, readModelError } from '../providers/model-error';
+import { ModelCallError, modelFailure } from '../providers/model-error';
+import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
+import { reasonUsageOf } from './reason-usage-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
 export interface AttemptInput {
@@ -60,14 +62,8 @@ export interface AttemptsOutcome<T> {
   attempts: DecisionAttempt[];
 }
 
-/** What a failed attempt counts against maxCostUsd: the usage it reported, else the worst case when it may have been billed. */
-function billedOnFailure(
-  error: ModelError,
-  details: Record<string, unknown> | null,
-  worstCaseUsd: number,
-): number {
-  const reported = details?.costUsd;
-  if (typeof reported === 'number' && reported >= 0) return Math.min(reported, worstCaseUsd);
+/** What a failed attempt counts against maxCostUsd: the worst case when it may have been billed. */
+function billedOnFailure(error: ModelError, worstCaseUsd: number): number {
   if (error.dispatch === 'streaming' || error.emitted_deltas) return worstCaseUsd;
   // A 2xx whose body was then cut, stalled or malformed: the provider wrote (and billed) an answer.
   if (error.status !== undefined && error.status >= 200 && error.status < 300) return worstCaseUsd;
@@ -75,30 +71,14 @@ function billedOnFailure(
   return 0;
 }
 
-/** A usage in the response's terms. */
-export function reasonUsageOf(usage: Usage): ReasonUsage {
-  return {
-    inputTokens: usage.input_tokens,
-    outputTokens: usage.output_tokens,
-    reasoningTokens: usage.reasoning_tokens ?? 0,
-    cacheReadTokens: usage.cache_read_tokens ?? 0,
-  };
-}
-
 const noUsage: ReasonUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0 };
 
 /**
- * The usage a failed attempt reports: the provider's own figure when the failure carries one; none
- * when the provider refused it with an error status or it was never sent; unknown (undefined, its
- * cost then counted at the worst case) when it may have produced output before it failed.
+ * The usage a failed attempt reports: none when the provider refused it with an error status or it was
+ * never sent; unknown (undefined, its cost then counted at the worst case) when it may have produced
+ * output before it failed.
  */
-function usageOnFailure(error: ModelError, details: Record<string, unknown> | null): ReasonUsage | undefined {
-  const reported = details?.usage;
-  if (reported && typeof reported === 'object') {
-    const usage = reported as Partial<Usage>;
-    if (typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number')
-      return reasonUsageOf(usage as Usage);
-  }
+function usageOnFailure(error: ModelError): ReasonUsage | undefined {
   if (error.dispatch === 'not_sent') return noUsage;
   if (error.status !== undefined && error.status >= 400 && !error.emitted_deltas) return noUsage;
   return undefined;
@@ -109,7 +89,7 @@ function timerMs(ms: number): number {
   return Math.max(1, Math.min(2_147_483_647, Math.floor(ms)));
 }
 
-function deadlineError(attempt: PlannedAttempt): ApiError {
+function deadlineError(attempt: PlannedAttempt): ModelCallError {
   return modelFailure({
     kind: 'timeout',
     message: `${attempt.provider}/${attempt.model} did not answer within the time left.`,
@@ -120,7 +100,7 @@ function deadlineError(attempt: PlannedAttempt): ApiError {
 }
 
 /** Runs `fn`, but gives up at the signal even if `fn` ignores it: the deadline is Valve's, not the adapter's. */
-function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () => ApiError): Promise<T> {
+function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
   if (signal.aborted) return Promise.reject(onAbort());
   return new Promise<T>((resolve, reject) => {
     const abort = () => reject(onAbort());
@@ -167,8 +147,9 @@ export async function runAttempts<T>(
       detail,
     });
   const fail = (error: ApiError): never => {
-    throw new ApiError(error.code, error.message, {
-      details: { ...(error.details ?? {}), decision: decisionOf(plan, trace, budget) },
+    throw new AttemptsFailedError(error.code, error.message, {
+      details: error.details ?? {},
+      decision: decisionOf(plan, trace, budget),
       headers: error.headers,
     });
   };
@@ -238,16 +219,11 @@ export async function runAttempts<T>(
         return { value: result.value, attempt, usage: result.usage, attempts: trace };
       } catch (thrown) {
         release.abort();
-        const adapterError = readModelError(thrown);
-        if (!adapterError || !(thrown instanceof ApiError)) throw thrown;
+        if (!(thrown instanceof ModelCallError)) throw thrown;
         // Adapters know their wire format (`openai`), not the catalog's name for the provider.
-        const error: ModelError = { ...adapterError, provider: attempt.provider, model: attempt.model };
-        lastError = new ApiError(thrown.code, thrown.message, {
-          details: { ...(thrown.details ?? {}), provider: attempt.provider, model: attempt.model },
-          headers: thrown.headers,
-          cause: thrown,
-        });
-        const costUsd = billedOnFailure(error, thrown.details, limits.worstCaseUsd);
+        const error: ModelError = { ...thrown.modelError, provider: attempt.provider, model: attempt.model };
+        lastError = new ModelCallError(error, { headers: thrown.headers, cause: thrown });
+        const costUsd = billedOnFailure(error, limits.worstCaseUsd);
         budget.spentUsd += costUsd;
         const decision: RetryDecision = deps.committed?.()
           ? { action: 'stop', reason: 'content was already streamed to the caller; no retry or failover' }
@@ -266,7 +242,7 @@ export async function runAttempts<T>(
           errorKind: error.kind,
           latencyMs: Math.round(deps.now() - began),
           costUsd,
-          usage: usageOnFailure(error, thrown.details),
+          usage: usageOnFailure(error),
           retry,
           maxTokens: limits.maxTokens,
           detail: decision.reason,

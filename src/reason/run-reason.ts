@@ -1,7 +1,9 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { ModelResponse } from '../model/model-response';
 import { answerOf } from './answer-of';
-import { callAttempts, callDepsOf } from './call-attempts';
+import { callAttempts } from './call-attempts';
+import { callDepsOf } from './call-options';
 import { callWithRepair } from './check-output';
 import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
 
@@ -21,7 +23,7 @@ export async function runReason(
 ): Promise<UnsignedResponse | ReasonResponse> {
   const prepared = await prepareReason(request, deps);
   const { plan, budget, admission } = prepared;
-  let result: Awaited<ReturnType<typeof callAttempts>>;
+  let result: Awaited<ReturnType<typeof callWithRepair<ModelResponse>>>;
   try {
     result = await callWithRepair(prepared, (modelRequest) =>
       callAttempts(plan, budget, modelRequest, callDepsOf(deps)),
@@ -36,6 +38,7 @@ export async function runReason(
     result.attempt,
     result.attempts,
     deps.now() - deps.startedAt,
+    result.json,
   );
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
   if (deps.issueReceipt === undefined) return answer;

@@ -1,17 +1,19 @@
-import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { MaybeSignedResponse, UnsignedResponse } from '../contracts/reason-response';
+import { ApiError } from '../errors';
 import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
-import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
+import type { PlannedAttempt } from '../policy/plan-types';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import { errorEvent } from '../streaming/error-event';
 import { EventQueue } from '../streaming/event-queue';
-import { isTerminal, type StreamEvent } from '../streaming/stream-events';
+import type { StreamEvent } from '../streaming/stream-events';
 import { answerOf } from './answer-of';
-import { aiBindingOf, callDepsOf } from './call-attempts';
-import { callWithRepair, forModel } from './check-output';
+import { AttemptsFailedError } from './attempts-failed-error';
+import { attemptRequest, callDepsOf, callOptionsOf } from './call-options';
+import { callWithRepair } from './check-output';
 import type { PreparedReason, ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
 import { StreamAssembler } from './stream-assembler';
@@ -20,9 +22,12 @@ export interface StreamReasonOptions {
   requestId: string;
   /** Aborted when the caller disconnects: the upstream request is aborted with it. */
   signal: AbortSignal;
-  /** Called with the terminal event, even when the caller has gone (usage records, health). */
-  onEnd?: (event: StreamEvent) => void;
+  /** Called once the terminal event is queued, even when the caller has gone (usage records, health). */
+  onEnd?: (end: StreamEnd) => void;
 }
+
+/** How a stream ended: the answer its terminal event carried, or the failure its error event reported. */
+export type StreamEnd = { response: MaybeSignedResponse } | { error: unknown };
 
 /** A streamed answer: what was sent, and whether the caller's own budget stopped it. */
 type Streamed = ModelResponse & { cancelled?: 'budget' };
@@ -40,11 +45,6 @@ export function streamReason(
   options: StreamReasonOptions,
 ): AsyncIterable<StreamEvent> {
   const queue = new EventQueue<StreamEvent>();
-  const push = queue.push.bind(queue);
-  queue.push = (event) => {
-    push(event);
-    if (isTerminal(event)) options.onEnd?.(event);
-  };
   void produce(prepared, deps, options, queue).finally(() => queue.close());
   return queue;
 }
@@ -61,10 +61,10 @@ async function produce(
   // Set once the outcome is decided: nothing the still-closing upstream yields is sent after it.
   let sealed = false;
   let current: { input: AttemptInput; assembler: StreamAssembler } | undefined;
-  const created = (input: AttemptInput) => {
+  const created = (attempt: PlannedAttempt) => {
     if (emitted) return;
     emitted = true;
-    const { provider, model, region } = input.attempt;
+    const { provider, model, region } = attempt;
     queue.push({
       type: 'response.created',
       receiptId: prepared.receiptId,
@@ -78,7 +78,7 @@ async function produce(
       holdText,
       emit: (event) => {
         if (sealed || options.signal.aborted) return;
-        created(input);
+        created(input.attempt);
         queue.push(event);
       },
     });
@@ -94,30 +94,22 @@ async function produce(
   try {
     const result = await callWithRepair<Streamed>(prepared, loop);
     sealed = true;
-    const answer = answerOf(prepared, result.value, result.attempt, result.attempts, latency());
-    const { provider, model, region } = result.attempt;
-    if (!emitted) {
-      emitted = true;
-      queue.push({
-        type: 'response.created',
-        receiptId: prepared.receiptId,
-        model: { provider, model, region },
-      });
-    }
+    const answer = answerOf(prepared, result.value, result.attempt, result.attempts, latency(), result.json);
+    created(result.attempt);
     // JSON is sent once it validated, as one delta whose text parses to exactly `output.value`.
     if (answer.output.format === 'json' && answer.output.value !== null)
       queue.push({ type: 'response.output_text.delta', delta: JSON.stringify(answer.output.value) });
-    await finishWith(answer, result.value.cancelled, prepared, deps, queue);
+    await finishWith(answer, result.value.cancelled, prepared, deps, queue, options);
   } catch (error) {
     sealed = true;
     const now = deps.now();
     const deadline = request.modelPolicy?.maxLatencyMs !== undefined && budgetLeft(budget, now).timeMs <= 1;
     if (emitted && current && deadline && !options.signal.aborted && isTimeout(error)) {
       current.assembler.abortOpen('response.cancelled', 'Generation stopped at the caller’s maxLatencyMs.');
-      const trace = traceOf(error);
+      const trace = error instanceof AttemptsFailedError ? error.attempts : [];
       const partial = current.assembler.partial('other', plan.needs.inputTokens);
       const answer = answerOf(prepared, partial, current.input.attempt, trace, latency());
-      await finishWith(answer, 'deadline', prepared, deps, queue);
+      await finishWith(answer, 'deadline', prepared, deps, queue, options);
     } else {
       current?.assembler.abortOpen('response.error', 'The response failed before this call completed.');
       queue.push(
@@ -126,6 +118,7 @@ async function produce(
           outputTokens: current?.assembler.outputTokens() ?? 0,
         }),
       );
+      options.onEnd?.({ error });
     }
   } finally {
     await admission?.settle(budget.spentUsd);
@@ -138,6 +131,7 @@ async function finishWith(
   prepared: PreparedReason,
   deps: ReasonDeps,
   queue: EventQueue<StreamEvent>,
+  options: StreamReasonOptions,
 ): Promise<void> {
   // The receipt commits to exactly the output the caller received, through the JSON route's hook.
   const answer = deps.issueReceipt
@@ -148,16 +142,11 @@ async function finishWith(
       ? { type: 'response.cancelled', reason: cancelled, response: answer }
       : { type: 'response.completed', response: answer },
   );
+  options.onEnd?.({ response: answer });
 }
 
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'model.timeout';
-}
-
-function traceOf(error: unknown): ReasonResponse['decision']['attempts'] {
-  const details = (error as { details?: { decision?: { attempts?: unknown } } }).details;
-  const attempts = details?.decision?.attempts;
-  return Array.isArray(attempts) ? (attempts as ReasonResponse['decision']['attempts']) : [];
+  return error instanceof ApiError && error.code === 'model.timeout';
 }
 
 /** One streamed attempt: the adapter's stream through the assembler, stopped early by the budget. */
@@ -169,7 +158,7 @@ async function streamAttempt(
   input: AttemptInput,
   assembler: StreamAssembler,
 ): Promise<AttemptResult<Streamed>> {
-  const { attempt, maxTokens, timeLeftMs, reserveMs } = input;
+  const { attempt, maxTokens } = input;
   const adapter = adapterFor(attempt);
   const needs = prepared.plan.needs;
   const naturalCap = Math.min(
@@ -182,28 +171,15 @@ async function streamAttempt(
   const upstream = new AbortController();
   const began = deps.now();
   let ttftMs: number | undefined;
+  // A stall before content fails over in time; after it, it ends the stream with a timeout error.
   const parts = adapter.stream(
-    {
-      ...forModel(modelRequest, attempt.entry),
-      settings: { ...modelRequest.settings, max_tokens: maxTokens },
-    },
-    {
-      model: attempt.model,
-      signal: AbortSignal.any([input.signal, options.signal, upstream.signal]),
-      fetch: deps.fetch,
-      apiKey: attempt.providerConfig.apiKeyEnv ? deps.secret(attempt.providerConfig.apiKeyEnv) : undefined,
-      baseUrl: attempt.providerConfig.baseUrl,
-      headers: attempt.providerConfig.headers,
-      ai: aiBindingOf(attempt.providerConfig, deps.binding),
-      // Silence before the first byte or between chunks is a stall (policy/stall-limit), as on the JSON
-      // path: before content it fails over in time; after it, it ends the stream with a timeout error.
-      idleTimeoutMs: stallLimitMs({
-        expectedMs: expectedSilenceMs(attempt.speed, maxTokens, true),
-        timeLeftMs,
-        reserveMs,
-      }),
-      config: attempt.entry.simulate,
-    },
+    attemptRequest(modelRequest, input),
+    callOptionsOf(
+      input,
+      callDepsOf(deps),
+      true,
+      AbortSignal.any([input.signal, options.signal, upstream.signal]),
+    ),
   );
   for await (const part of parts) {
     if (part.type === 'finish') {

@@ -2,6 +2,7 @@ import type { MaybeSignedResponse } from '../contracts/reason-response';
 import type { Caller } from '../env';
 import { ApiError } from '../errors';
 import type { UsageRecord } from '../storage/usage-records';
+import { AttemptsFailedError } from './attempts-failed-error';
 
 interface AttemptLike {
   provider: string;
@@ -44,11 +45,7 @@ export function usageOfFailure(
   stream: boolean,
   at: number,
 ): UsageRecord {
-  const details = error instanceof ApiError ? (error.details ?? {}) : {};
-  // The attempt loop puts its trace in `details.decision.attempts`.
-  const decision = details.decision as { attempts?: unknown } | undefined;
-  const listed = decision?.attempts ?? details.attempts;
-  const attempts = Array.isArray(listed) ? (listed as AttemptLike[]) : [];
+  const attempts: readonly AttemptLike[] = error instanceof AttemptsFailedError ? error.attempts : [];
   return {
     tenant: caller.tenant,
     key: caller.keyId,
@@ -60,7 +57,7 @@ export function usageOfFailure(
     outcome: error instanceof ApiError ? error.code : 'internal.error',
     fallbacks: fallbacksOf(attempts),
     stream,
-    cost_usd: attempts.reduce((sum, a) => sum + (typeof a.costUsd === 'number' ? a.costUsd : 0), 0),
+    cost_usd: attempts.reduce((sum, a) => sum + a.costUsd, 0),
     created_at: at,
   };
 }

@@ -20,7 +20,7 @@ import { acceptsJson, framingFor } from '../streaming/frame-event';
 import type { StreamEvent } from '../streaming/stream-events';
 import { reasonContextOf } from './reason-deps';
 import { runInBackground } from './run-in-background';
-import { endOf, streamResponse } from './stream-response';
+import { streamResponse } from './stream-response';
 
 /** A replayed answer as a stream: the events of a stream whose content is already known. */
 async function* replayEvents(response: Extract<StreamEvent, { type: 'response.completed' }>['response']) {
@@ -97,13 +97,12 @@ export const reasonRoutes = new Hono<AppEnv>().post(
         {
           requestId: c.var.requestId,
           signal: abort.signal,
-          onEnd: (event) => {
+          onEnd: (end) => {
             flushHealth();
-            const end = endOf(event);
-            if (end && 'response' in end) {
+            if ('response' in end) {
               const record = usageOfResponse(caller, end.response, true, arrivedAt);
               runInBackground(c, () => writeUsage(c.env.DB, record));
-            } else if (end) recordFailure(end.error);
+            } else recordFailure(end.error);
             ended();
           },
         },

@@ -1,22 +1,5 @@
-import type { MaybeSignedResponse } from '../contracts/reason-response';
-import { ApiError } from '../errors';
 import { contentTypes, type Framing, frameEvent } from '../streaming/frame-event';
 import type { StreamEvent } from '../streaming/stream-events';
-
-/** How a stream ended, for the usage record: the terminal response, or the error it carried. */
-export function endOf(
-  event: StreamEvent,
-): { response: MaybeSignedResponse } | { error: ApiError } | undefined {
-  if (event.type === 'response.completed' || event.type === 'response.cancelled')
-    return { response: event.response };
-  if (event.type === 'response.error')
-    return {
-      error: new ApiError(event.error.code, event.error.message, {
-        details: event.error.details ?? undefined,
-      }),
-    };
-  return undefined;
-}
 
 /**
  * Writes events as SSE or NDJSON, pulled one at a time (so a slow caller slows the upstream read).

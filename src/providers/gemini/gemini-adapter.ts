@@ -1,10 +1,5 @@
-import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
-import type { ModelRequest } from '../../model/model-request';
-import type { StreamPart } from '../../model/model-response';
-import { unlessFiltered } from '../shared/filtered';
-import { guardStream } from '../shared/guard-stream';
-import { readSse } from '../shared/read-sse';
-import { notSent, readJson, sendRequest } from '../shared/send-request';
+import { httpAdapter } from '../shared/http-adapter';
+import { notSent, sendRequest } from '../shared/send-request';
 import { toGeminiBody } from './convert-request';
 import { classifyGeminiFailure } from './parse-error';
 import { parseGeminiResponse } from './parse-response';
@@ -12,40 +7,23 @@ import { geminiStreamParts } from './stream-parts';
 
 const defaultBaseUrl = 'https://generativelanguage.googleapis.com/v1beta';
 
-async function post(request: ModelRequest, options: CallOptions, stream: boolean): Promise<Response> {
-  const context = { provider: 'gemini', model: options.model };
-  if (!options.apiKey) throw notSent(context, 'auth', 'No API key is configured for Gemini.');
-  const base = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
-  const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  return sendRequest({
-    context,
-    url: `${base}/models/${encodeURIComponent(options.model)}:${method}`,
-    headers: { 'x-goog-api-key': options.apiKey, ...(stream && { accept: 'text/event-stream' }) },
-    body: toGeminiBody(request),
-    options,
-    classify: classifyGeminiFailure,
-  });
-}
-
 /** Gemini's generateContent and streamGenerateContent (SSE). */
-export const geminiAdapter: ModelAdapter = {
+export const geminiAdapter = httpAdapter({
   kind: 'gemini',
-  async generate(request, options) {
-    const context = { provider: 'gemini', model: options.model };
-    const response = await post(request, options, false);
-    return unlessFiltered(
-      parseGeminiResponse(await readJson(response, context, options), request, context),
+  send: (request, options, stream, context) => {
+    if (!options.apiKey) throw notSent(context, 'auth', 'No API key is configured for Gemini.');
+    const base = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
+    const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    return sendRequest({
       context,
-    );
+      url: `${base}/models/${encodeURIComponent(options.model)}:${method}`,
+      headers: { 'x-goog-api-key': options.apiKey, ...(stream && { accept: 'text/event-stream' }) },
+      body: toGeminiBody(request),
+      options,
+      classify: classifyGeminiFailure,
+    });
   },
-  async *stream(request, options): AsyncIterable<StreamPart> {
-    const context = { provider: 'gemini', model: options.model };
-    const response = await post(request, options, true);
-    const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const events = readSse(body, options.signal, options.idleTimeoutMs);
-    yield* guardStream(geminiStreamParts(events, context), context, options);
-  },
-  toWireBody(request) {
-    return toGeminiBody(request);
-  },
-};
+  parse: parseGeminiResponse,
+  streamParts: (events, _request, context) => geminiStreamParts(events, context),
+  toWireBody: (request) => toGeminiBody(request),
+});

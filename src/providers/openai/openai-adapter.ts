@@ -1,11 +1,7 @@
-import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
-import type { ModelRequest } from '../../model/model-request';
-import type { StreamPart } from '../../model/model-response';
+import type { CallOptions } from '../../model/model-adapter';
 import type { CallContext } from '../shared/fail';
-import { unlessFiltered } from '../shared/filtered';
-import { guardStream } from '../shared/guard-stream';
-import { readSse } from '../shared/read-sse';
-import { notSent, readJson, sendRequest } from '../shared/send-request';
+import { httpAdapter } from '../shared/http-adapter';
+import { notSent, sendRequest } from '../shared/send-request';
 import { toOpenAIBody } from './convert-request';
 import { classifyOpenAIFailure } from './parse-error';
 import { parseOpenAIResponse } from './parse-response';
@@ -24,37 +20,19 @@ function authHeaders(options: CallOptions, context: CallContext): Record<string,
   return {};
 }
 
-async function post(request: ModelRequest, options: CallOptions, stream: boolean): Promise<Response> {
-  const context = { provider: 'openai', model: options.model };
-  return sendRequest({
-    context,
-    url: endpoint(options),
-    headers: { ...authHeaders(options, context), ...(stream && { accept: 'text/event-stream' }) },
-    body: toOpenAIBody(request, options, stream),
-    options,
-    classify: classifyOpenAIFailure,
-  });
-}
-
 /** Chat Completions, JSON and SSE: OpenAI itself and every compatible server through `baseUrl`. */
-export const openaiAdapter: ModelAdapter = {
+export const openaiAdapter = httpAdapter({
   kind: 'openai',
-  async generate(request, options) {
-    const context = { provider: 'openai', model: options.model };
-    const response = await post(request, options, false);
-    return unlessFiltered(
-      parseOpenAIResponse(await readJson(response, context, options), request, context),
+  send: (request, options, stream, context) =>
+    sendRequest({
       context,
-    );
-  },
-  async *stream(request, options): AsyncIterable<StreamPart> {
-    const context = { provider: 'openai', model: options.model };
-    const response = await post(request, options, true);
-    const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const events = readSse(body, options.signal, options.idleTimeoutMs);
-    yield* guardStream(openaiStreamParts(events, context, request), context, options);
-  },
-  toWireBody(request, options) {
-    return toOpenAIBody(request, options, false);
-  },
-};
+      url: endpoint(options),
+      headers: { ...authHeaders(options, context), ...(stream && { accept: 'text/event-stream' }) },
+      body: toOpenAIBody(request, options, stream),
+      options,
+      classify: classifyOpenAIFailure,
+    }),
+  parse: parseOpenAIResponse,
+  streamParts: (events, request, context) => openaiStreamParts(events, context, request),
+  toWireBody: (request, options) => toOpenAIBody(request, options, false),
+});

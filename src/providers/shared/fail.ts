@@ -1,5 +1,5 @@
-import type { ApiError } from '../../errors';
 import type { ModelError } from '../../model/model-error';
+import type { ModelCallError } from '../model-error';
 import { modelFailure, readModelError } from '../model-error';
 
 /** Which adapter and model a failure belongs to. */
@@ -9,7 +9,7 @@ export interface CallContext {
 }
 
 /** A classified failure of this call, as Valve's one error type (`model.<kind>`). */
-export function fail(context: CallContext, error: Omit<ModelError, 'provider' | 'model'>): ApiError {
+export function fail(context: CallContext, error: Omit<ModelError, 'provider' | 'model'>): ModelCallError {
   const fields = Object.entries({ ...error, provider: context.provider, model: context.model }).filter(
     ([, value]) => value !== undefined,
   );

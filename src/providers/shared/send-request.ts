@@ -1,6 +1,6 @@
-import type { ApiError } from '../../errors';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelError } from '../../model/model-error';
+import type { ModelCallError } from '../model-error';
 import { type CallContext, fail, withFields } from './fail';
 import { parseRetryAfterMs } from './retry-after';
 import { IdleTimeoutError, withinIdle } from './timeouts';
@@ -44,7 +44,7 @@ export function transportFailure(
   signal: AbortSignal,
   dispatch: ModelError['dispatch'],
   emitted = false,
-): ApiError {
+): ModelCallError {
   if (error instanceof IdleTimeoutError || signal.aborted) {
     return fail(context, {
       kind: 'timeout',
@@ -143,6 +143,6 @@ export async function readJson(
 }
 
 /** A configuration problem found before anything was sent (no key, no binding). */
-export function notSent(context: CallContext, kind: ModelError['kind'], message: string): ApiError {
+export function notSent(context: CallContext, kind: ModelError['kind'], message: string): ModelCallError {
   return fail(context, { kind, message, dispatch: 'not_sent', emitted_deltas: false });
 }

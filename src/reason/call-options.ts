@@ -1,0 +1,92 @@
+import type { CallOptions, WorkersAiBinding } from '../model/model-adapter';
+import type { ModelRequest } from '../model/model-request';
+import type { CatalogModel, CatalogProvider } from '../policy/catalog';
+import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
+import type { ReasonDeps } from './prepare-reason';
+import type { AttemptInput, LoopDeps } from './run-attempts';
+
+export interface CallDeps extends LoopDeps {
+  secret: (name: string) => string | undefined;
+  fetch: typeof fetch;
+  /** A binding of the Worker by name (Workers AI: `AI`), or undefined when it has none. */
+  binding?: (name: string) => unknown;
+}
+
+/** The loop's dependencies out of the pipeline's. */
+export function callDepsOf(deps: ReasonDeps): CallDeps {
+  return {
+    secret: deps.secret,
+    binding: deps.binding,
+    fetch: deps.fetch,
+    now: deps.now,
+    sleep: deps.sleep,
+    random: deps.random,
+    claimProbe: deps.claimProbe,
+    observe: deps.observe,
+  };
+}
+
+function isWorkersAi(value: unknown): value is WorkersAiBinding {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { run?: unknown }).run === 'function'
+  );
+}
+
+/** The Workers AI binding a `workers-ai` provider uses: the one its catalog entry names, else `AI`. */
+export function aiBindingOf(
+  provider: CatalogProvider,
+  binding: ((name: string) => unknown) | undefined,
+): WorkersAiBinding | undefined {
+  if (provider.kind !== 'workers-ai' || !binding) return undefined;
+  const value = binding(provider.binding ?? 'AI');
+  return isWorkersAi(value) ? value : undefined;
+}
+
+/** The request for one attempt: JSON output by the model's own means, as its catalog entry says. */
+export function forModel(request: ModelRequest, entry: CatalogModel): ModelRequest {
+  if (!request.output) return request;
+  return {
+    ...request,
+    output: { ...request.output, strategy: entry.capabilities.json === 'tool' ? 'tool' : 'native' },
+  };
+}
+
+/** The model request one attempt sends: the model's JSON strategy and the attempt's `max_tokens`. */
+export function attemptRequest(request: ModelRequest, input: AttemptInput): ModelRequest {
+  return {
+    ...forModel(request, input.attempt.entry),
+    settings: { ...request.settings, max_tokens: input.maxTokens },
+  };
+}
+
+/**
+ * The options of one attempt's call, the same for JSON and streams: the provider's key, base URL,
+ * extra headers and binding, the simulator's script, and an idle limit (policy/stall-limit). A JSON
+ * answer arrives in one piece, so its first byte may take as long as writing `maxTokens` at the
+ * model's p90 speed; a stream's silence is measured between chunks. Either way no longer than the
+ * time left allows.
+ */
+export function callOptionsOf(
+  input: AttemptInput,
+  deps: CallDeps,
+  streaming: boolean,
+  signal: AbortSignal = input.signal,
+): CallOptions {
+  const { attempt, maxTokens, timeLeftMs, reserveMs } = input;
+  const provider = attempt.providerConfig;
+  return {
+    model: attempt.model,
+    signal,
+    fetch: deps.fetch,
+    apiKey: provider.apiKeyEnv ? deps.secret(provider.apiKeyEnv) : undefined,
+    baseUrl: provider.baseUrl,
+    headers: provider.headers,
+    ai: aiBindingOf(provider, deps.binding),
+    idleTimeoutMs: stallLimitMs({
+      expectedMs: expectedSilenceMs(attempt.speed, maxTokens, streaming),
+      timeLeftMs,
+      reserveMs,
+    }),
+    config: attempt.entry.simulate,
+  };
+}
