@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The auditor's CLI. Its code is bin/valve-verify.ts and src/receipts/ + src/log/, bundled for
-// Node 20 into dist/valve-verify.js by `npm run build:cli` (run by `npm ci` / `npm install`).
+// The auditor's CLI. Its code is bin/valve-verify.ts and src/receipts/, src/log/, src/encoding/ and
+// src/signing/, bundled for Node 20 into dist/valve-verify.js by `npm run build:cli` (run by `npm ci` /
+// `npm install`).
 try {
   await import('../dist/valve-verify.js');
 } catch (error) {

@@ -21,7 +21,7 @@ export function registeredErrorCodes(): string[] {
   return [...entries.keys()];
 }
 
-/** The seed `000` ErrorObject, plus the request id, exactly as every error body carries it. */
+/** The ErrorObject, with the request id, exactly as every error body carries it. */
 export interface ErrorObject {
   code: string;
   message: string;

@@ -4,7 +4,7 @@ import { bytesToHex } from '../encoding/hex';
 import { utf8 } from '../encoding/utf8';
 import { canonicalJson, type JsonValue as Json } from '../receipts/jcs';
 
-// The administrative audit trail: seed-000 AuditRecords in a hash chain.
+// The administrative audit trail: AuditRecords (who did what to which key or budget, when) in a hash chain.
 //   hash      = hex(SHA-256("valve-audit/v1" || 0x00 || JCS(record without hash)))
 //   prev_hash = the previous record's hash; for seq 1, hex(SHA-256("valve-audit/v1/genesis"))
 

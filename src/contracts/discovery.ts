@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messageLevelSchema } from './reason-request';
 
-// GET /v1/models: modelled on seed 001's LucentDiscovery (schema version, protocol version, schema
+// GET /v1/models: a discovery document (schema version, protocol version, schema
 // URL, providers with capabilities as support levels), plus what Valve's policy reads: prices,
 // regions, limits, whether the provider is configured, and live health.
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error body every endpoint answers with: `{ error: ErrorObject }` (seed `000`, plus requestId). */
+/** The one error body every endpoint answers with: `{ error: ErrorObject }` (schemas/error.schema.json). */
 export const errorBodySchema = z.strictObject({
   error: z.strictObject({
     code: z.string().regex(/^[a-z_]+\.[a-z_]+$/),

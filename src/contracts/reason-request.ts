@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The public Reason request: seed `003` field for field, with the `$defs` api.md supplies.
+// The public Reason request, field for field as schemas/reason-request.schema.json.
 // Every object is strict, so a misspelled field is rejected by name instead of silently ignored.
 
 export const privacyLevels = ['public', 'internal', 'confidential', 'restricted'] as const;
@@ -68,7 +68,7 @@ export const modelPolicySchema = z.strictObject({
 });
 export type ModelPolicy = z.infer<typeof modelPolicySchema>;
 
-/** How context is marked inside data regions (trust.md, "Modes"); `tags+base64` needs a capable model. */
+/** How context is marked inside data regions (README "How Valve keeps instructions apart from context"); `tags+base64` needs a capable model. */
 export const promptModes = ['tags', 'tags+datamark', 'tags+base64', 'json'] as const;
 export type PromptMode = (typeof promptModes)[number];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuidSchema } from './reason-request';
 
-// The Reason response of api.md.
+// The Reason response (schemas/reason-response.schema.json).
 
 export const finishReasonSchema = z.enum([
   'stop',
@@ -95,7 +95,7 @@ export const decisionSchema = z.strictObject({
     z.strictObject({ provider: z.string(), model: z.string(), reason: z.string(), detail: z.string() }),
   ),
   attempts: z.array(decisionAttemptSchema),
-  /** Tool calls not handed over as runnable (seed `000` invalid_tool_call, see reason/check-tool-call.ts). */
+  /** Tool calls not handed over as runnable (see reason/check-tool-call.ts). */
   invalidToolCalls: z
     .array(
       z.strictObject({

@@ -6,7 +6,7 @@ import { RECEIPT_FIELDS_V1 } from './receipt-field-names';
 
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V1);
 
-/** receipts.md: `{ jws, proof, salt?, open: { "<field>": { value, key? } } }`. */
+/** A disclosure bundle: `{ jws, proof, salt?, open: { "<field>": { value, key? } } }`. */
 export const disclosureBundleSchema = z.strictObject({
   jws: z.string(),
   proof: z.string(),

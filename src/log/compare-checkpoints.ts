@@ -4,7 +4,7 @@ import type { Bytes } from '../encoding/bytes';
 import { type PinnedLog, verifyCheckpoint } from './checkpoint';
 import { verifyConsistency } from './merkle';
 
-// receipts.md step 5: a new checkpoint must be consistent with the latest one the auditor holds for
+// Verification step 5 (README "For auditors"): a new checkpoint must be consistent with the latest one the auditor holds for
 // the same log. Both must verify under the pinned key; the sizes come only from them. Equal sizes need
 // equal roots; otherwise a consistency proof (GET /v1/log/consistency?from=&to=) between the smaller
 // and the larger is required. Two signed checkpoints that cannot both be honest are a fork: a security

@@ -1,22 +1,10 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
-import { findDuplicateKeys, type IJsonProblem } from '../receipts/i-json';
+import { findDuplicateKeys } from '../receipts/i-json';
+import { iJsonError } from '../receipts/i-json-error';
 
-// Receipts commit to I-JSON (receipts.md): values with duplicate member names are ambiguous, and
+// Receipts commit to I-JSON (RFC 7493): values with duplicate member names are ambiguous, and
 // JSON.parse hides them by keeping the last one, so the raw text is checked before anything parses it.
-
-export function iJsonError(problems: readonly IJsonProblem[]): ApiError {
-  const issues = problems.map((p) => ({
-    path: p.path,
-    code: `i-json.${p.problem}`,
-    message: `not I-JSON (${p.problem}); a receipt cannot commit to it`,
-  }));
-  const first = issues[0];
-  return new ApiError('request.invalid', `The request is invalid (${first?.path}: ${first?.message}).`, {
-    details: { issues },
-  });
-}
 
 /** 400 for a JSON body with a duplicate member name anywhere; must run before the body is parsed. */
 export const rejectDuplicateKeys = createMiddleware<AppEnv>(async (c, next) => {

@@ -3,7 +3,7 @@ import { messageLevelSchema, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../model/model-error';
 import { providerKinds } from '../model/provider-kind';
 
-// The model catalog (policy.md): providers and the models they serve, validated on load.
+// The model catalog (README "Choosing a model"): providers and the models they serve, validated on load.
 
 /** Headers that carry a provider key: never in the catalog (a plain variable), only through `apiKeyEnv`. */
 const credentialHeaders = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key']);
@@ -90,7 +90,7 @@ export const catalogModelSchema = z.strictObject({
   }),
   /** The most sensitive privacy level the operator allows to be sent to this model. */
   maxPrivacy: messageLevelSchema,
-  /** The rendering mode this model reads best (trust.md); default `tags`. */
+  /** The rendering mode this model reads best (README "How Valve keeps instructions apart from context"); default `tags`. */
   promptMode: z.enum(promptModes).optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */

@@ -1,6 +1,6 @@
 import type { ModelError, ModelErrorKind } from '../model/model-error';
 
-/** What to do after a failed attempt (providers.md, "Errors"). */
+/** What to do after a failed attempt by its ModelError kind. */
 export type RetryDecision =
   | { action: 'retry'; delayMs: number; reason: string }
   | {

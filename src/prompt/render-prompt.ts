@@ -41,7 +41,7 @@ function text(content: string): Message['content'] {
 }
 
 /**
- * Renders a Reason request into neutral messages (trust.md): Valve's policy text, the caller's
+ * Renders a Reason request into neutral messages (README "How Valve keeps instructions apart from context"): Valve's policy text, the caller's
  * instructions and the trusted regions in the system channel; the conversation in order, user turns
  * escaped; a final user turn with one region per untrusted item and a reminder of the task after the
  * data. Pure and deterministic: the same request and options give byte-identical messages.

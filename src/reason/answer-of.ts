@@ -11,7 +11,7 @@ import { wellFormedDeep } from './well-formed';
 /**
  * The Reason response of a model's answer, the same for JSON and streams (a stream assembles exactly
  * what it sent into a ModelResponse first). Invalid tool calls go into `decision.invalidToolCalls`
- * (seed `000` invalid_tool_call) with one `tool.invalid_call` warning each.
+ * with one `tool.invalid_call` warning each.
  */
 export function answerOf(
   prepared: PreparedReason,

@@ -2,7 +2,7 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import type { ToolCall } from '../contracts/reason-response';
 import { checkAgainstSchema, describeIssues } from './check-json';
 
-/** A call the model made that Valve will not hand over as runnable: seed `000` `invalid_tool_call`. */
+/** A call the model made that Valve will not hand over as runnable: an `invalid_tool_call`. */
 export interface InvalidToolCall {
   type: 'invalid_tool_call';
   id: string;
@@ -20,8 +20,8 @@ const reviewDecisions: ['approve', 'edit', 'reject', 'respond'] = ['approve', 'e
 /**
  * Checks one tool call against the request's capability cards: the tool must be listed, its arguments
  * a JSON object valid against its `inputSchema`. A valid call is `tainted` when untrusted context was
- * present (trust.md); a tainted call to a tool that is `destructive` or not `readOnly` carries a seed
- * `000` ApprovalRequest so the caller can put a person in the loop before running it.
+ * present; a tainted call to a tool that is `destructive` or not `readOnly` carries an
+ * ApprovalRequest so the caller can put a person in the loop before running it.
  */
 export function checkToolCall(
   request: ReasonRequest,

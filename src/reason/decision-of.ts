@@ -2,7 +2,7 @@ import type { DecisionAttempt, ReasonResponse } from '../contracts/reason-respon
 import type { Budget } from '../policy/budget';
 import type { Plan } from '../policy/plan-types';
 
-/** The decision trace of api.md: the policy as applied, the plan, every exclusion, every attempt. */
+/** The decision trace (README "Choosing a model"): the policy as applied, the plan, every exclusion, every attempt. */
 export function decisionOf(
   plan: Plan,
   attempts: DecisionAttempt[],

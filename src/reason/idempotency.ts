@@ -7,7 +7,7 @@ import { canonicalJson, type JsonValue } from '../receipts/jcs';
 import { openReplay } from '../receipts/replay-seal';
 import { findReceipt, insertClaim, retakeClaim, type StoredReceipt } from '../storage/receipts';
 
-// receipts.md "Idempotency". A repeated receiptId of a tenant never issues a second receipt or calls
+// Idempotency of a caller-chosen receiptId. A repeated receiptId of a tenant never issues a second receipt or calls
 // the model twice: the first request claims the id in D1 before the model is called; a duplicate
 // waits for the claim to finish and then replays. The replay copy is sealed under the caller's salt
 // and bound (AES-GCM associated data) to tenant, id and a digest of the request, so it opens only

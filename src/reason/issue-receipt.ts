@@ -32,7 +32,7 @@ export interface ReceiptIssuer {
   appendToLog: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
 }
 
-/** Commits to every v1 field, signs the body, and logs it: receipts.md, step by step. */
+/** Commits to every v1 field, signs the body, and logs it, in the order a verifier checks them. */
 export async function issueReceipt(
   request: ReasonRequest,
   response: UnsignedResponse,

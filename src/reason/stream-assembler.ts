@@ -25,7 +25,7 @@ export interface AssemblerOptions {
 }
 
 /**
- * Turns one attempt's neutral stream parts into Valve's events (api.md, seed `002` tool-call events)
+ * Turns one attempt's neutral stream parts into Valve's events (README "Streaming")
  * and assembles exactly what was sent into a ModelResponse, so the terminal response — and its receipt —
  * is built from what the caller received. Reasoning is kept for usage but never sent. Tool calls are
  * keyed by their block index, may interleave, and close (completed or error) at the finish, after their
@@ -111,7 +111,7 @@ export class StreamAssembler {
     };
   }
 
-  /** Ends every started, unfinished call with an error event (seed 002: exactly one terminator each). */
+  /** Ends every started, unfinished call with an error event (exactly one terminator each). */
   abortOpen(code: string, message: string): void {
     for (const call of this.order) {
       if (call.started && !call.closed) this.close(call, { type: 'aborted', code, message });

@@ -33,7 +33,7 @@ export type StreamEnd = { response: MaybeSignedResponse } | { error: unknown };
 type Streamed = ModelResponse & { cancelled?: 'budget' };
 
 /**
- * The streaming pipeline (api.md "Streaming"): the same plan, budget, attempt loop, JSON repair and
+ * The streaming pipeline (README "Streaming"): the same plan, budget, attempt loop, JSON repair and
  * response as runReason, as events. `response.created` and content are held until the first real
  * content delta; before it the loop fails over freely, after it a failure ends the stream with
  * `response.error` and `emittedDeltas: true`. Generation stopped by the caller's `maxLatencyMs` or

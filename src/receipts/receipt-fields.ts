@@ -4,7 +4,7 @@ import type { FieldValues } from './commitments';
 import { findIJsonProblems, type IJsonProblem } from './i-json';
 import type { JsonValue } from './jcs';
 
-// The v1 field values of receipts.md "Fields": what a receipt commits to, from the request as sent
+// The v1 field values (README "For auditors"): what a receipt commits to, from the request as sent
 // and the response as answered. An absent field commits to null.
 
 type RequestFields = Pick<

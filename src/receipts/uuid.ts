@@ -1,6 +1,6 @@
 import type { Bytes } from '../encoding/bytes';
 
-// Receipt ids are RFC 4122 UUIDs in lowercase canonical form (api.md), so the text and its 16 bytes
+// Receipt ids are RFC 4122 UUIDs in lowercase canonical form, so the text and its 16 bytes
 // (rid16, which the commitments bind) correspond one to one.
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -18,7 +18,7 @@ import type { JsonValue } from './jcs';
 import { verifyReceiptJws } from './jws';
 import type { ReceiptBody } from './receipt-body';
 
-// receipts.md "Disclosure bundle and the offline verifier", steps 1–4 and 6: the one verification
+// The disclosure bundle's verification (README "For auditors"), steps 1–4 and 6: the one verification
 // the CLI runs offline and POST /v1/receipts/verify runs server-side. Step 5 (consistency with a
 // checkpoint the auditor holds) needs the auditor's state and lives in log/compare-checkpoints.ts.
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { writeHealth } from '../background/write-behind';
+import { writeHealth, writeUsage } from '../background/write-behind';
 import { randomHex } from '../encoding/random-token';
 import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
@@ -10,7 +10,10 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
+import { receiptHookFor } from '../reason/receipt-hook';
 import type { ReasonDeps } from '../reason/run-reason';
+import type { ServeDeps } from '../reason/serve-reason';
+import { releaseClaim } from '../storage/receipts';
 import { runInBackground } from './run-in-background';
 
 export interface ReasonContext {
@@ -62,4 +65,26 @@ export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Pr
     );
   };
   return { deps, flushHealth };
+}
+
+/** Everything POST /v1/reason needs in this Worker: the caller, D1 claims and usage, the receipt hook. */
+export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
+  const startedAt = c.var.arrivedAt ?? performance.now();
+  const { caller, requestId } = c.var;
+  return {
+    caller,
+    requestId,
+    arrivedAt: Date.now(),
+    issueReceipt: receiptHookFor(c.env, caller.tenant),
+    claims: {
+      db: c.env.DB,
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      waitMs: 30_000,
+      release: (receiptId) => releaseClaim(c.env.DB, caller.tenant, receiptId),
+    },
+    pipeline: () => reasonContextOf(c, startedAt),
+    writeUsage: (record) => writeUsage(c.env.DB, record),
+    background: (work) => runInBackground(c, work),
+  };
 }

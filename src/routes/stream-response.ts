@@ -2,18 +2,17 @@ import { contentTypes, type Framing, frameEvent } from '../streaming/frame-event
 import type { StreamEvent } from '../streaming/stream-events';
 
 /**
- * Writes events as SSE or NDJSON, pulled one at a time (so a slow caller slows the upstream read).
+ * Events as an SSE or NDJSON body, pulled one at a time (so a slow caller slows the upstream read).
  * When the caller disconnects, `cancel` aborts the upstream request through `abort`.
  */
-export function streamResponse(
+export function streamBody(
   events: AsyncIterable<StreamEvent>,
   framing: Framing,
   abort: AbortController,
-  headers: Record<string, string>,
-): Response {
+): ReadableStream<Uint8Array> {
   const iterator = events[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await iterator.next();
       if (next.done) controller.close();
@@ -24,8 +23,9 @@ export function streamResponse(
       void iterator.return?.();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: { ...headers, 'Content-Type': contentTypes[framing], 'Cache-Control': 'no-cache' },
-  });
+}
+
+/** The response headers of a stream in `framing`. */
+export function streamHeaders(framing: Framing): Record<string, string> {
+  return { 'Content-Type': contentTypes[framing], 'Cache-Control': 'no-cache' };
 }

@@ -1,4 +1,4 @@
-// The usage_records table: one seed-000 UsageRecord per request, no content.
+// The usage_records table: one UsageRecord per request, no content.
 
 export interface UsageRecord {
   tenant: string;

@@ -17,7 +17,7 @@ export const contentTypes: Record<Framing, string> = {
 
 /**
  * One event as bytes: SSE with `event:` equal to the data's `type`, or one JSON object a line with no
- * SSE framing (seed `002`'s wire mapping: one event per frame, no SSE delimiters). JSON never contains
+ * SSE framing (one event per line, no SSE delimiters). JSON never contains
  * a raw newline, so neither framing can be broken by content.
  */
 export function frameEvent(event: StreamEvent, framing: Framing): string {

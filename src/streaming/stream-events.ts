@@ -1,7 +1,8 @@
 import type { MaybeSignedResponse } from '../contracts/reason-response';
 import type { ErrorObject } from '../errors';
 
-// The events of Valve's stream (api.md); tool-call events carry exactly the fields of seed `002`.
+// The events of Valve's stream (README "Streaming"); a tool call streams as start, argument deltas,
+// and exactly one completed or error event.
 
 export interface ToolCallStarted {
   type: 'response.tool_call.started';

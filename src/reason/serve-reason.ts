@@ -1,0 +1,130 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import type { MaybeSignedResponse, ReasonResponse } from '../contracts/reason-response';
+import type { Caller } from '../env';
+import { iJsonError } from '../receipts/i-json-error';
+import { committedRequestProblems } from '../receipts/receipt-fields';
+import type { UsageRecord } from '../storage/usage-records';
+import type { StreamEvent } from '../streaming/stream-events';
+import { type ClaimDeps, claimReceiptId } from './idempotency';
+import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
+import { runReason } from './run-reason';
+import { streamReason } from './stream-reason';
+import { usageOfFailure, usageOfResponse } from './to-usage-record';
+
+/** Everything one request to POST /v1/reason needs besides the request itself. */
+export interface ServeDeps {
+  caller: Caller;
+  requestId: string;
+  /** Date.now() when the request arrived, for its usage record. */
+  arrivedAt: number;
+  issueReceipt: IssueReceipt;
+  /** Idempotency claims of a `receiptId` (D1), and their release when the request fails. */
+  claims: ClaimDeps & { release: (receiptId: string) => Promise<void> };
+  /** The pipeline's dependencies, built only once the request is not a replay. */
+  pipeline: () => Promise<{ deps: ReasonDeps; flushHealth: () => void }>;
+  writeUsage: (record: UsageRecord) => Promise<void>;
+  /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
+  background: (work: () => Promise<unknown>) => void;
+}
+
+/** A whole answer: the pipeline's, or the stored one a repeated `receiptId` replays. */
+export type ServedAnswer =
+  | { response: ReasonResponse; replayed: false }
+  | { response: MaybeSignedResponse; replayed: true };
+
+/** A stream's events, and the abort that a disconnect of the caller fires. */
+export interface ServedEvents {
+  events: AsyncIterable<StreamEvent>;
+  abort: AbortController;
+  replayed: boolean;
+}
+
+/** A replayed answer as a stream: the events of a stream whose content is already known. */
+async function* replayEvents(response: MaybeSignedResponse): AsyncGenerator<StreamEvent> {
+  yield { type: 'response.created', receiptId: response.receiptId, model: response.model };
+  yield { type: 'response.completed', response };
+}
+
+/**
+ * What every POST /v1/reason does before the pipeline: the I-JSON check of what the receipt commits
+ * to, and the idempotency claim of a `receiptId` (a repeat gets the stored answer back).
+ */
+async function claimRequest(
+  request: ReasonRequest,
+  deps: ServeDeps,
+): Promise<{ replay?: MaybeSignedResponse }> {
+  const problems = committedRequestProblems(request);
+  if (problems.length > 0) throw iJsonError(problems);
+  const { receiptId } = request;
+  if (receiptId === undefined) return {};
+  const claim = await claimReceiptId(deps.caller.tenant, { ...request, receiptId }, deps.claims);
+  // The stored copy is an answer this pipeline returned, opened with the caller's own salt.
+  return claim.kind === 'replay' ? { replay: claim.response as MaybeSignedResponse } : {};
+}
+
+/** The usage record and claim release of a request that failed, written after the answer. */
+function failureRecorder(request: ReasonRequest, stream: boolean, deps: ServeDeps, reasonDeps: ReasonDeps) {
+  return (error: unknown) => {
+    const latencyMs = reasonDeps.now() - reasonDeps.startedAt;
+    const { receiptId } = request;
+    if (receiptId !== undefined) deps.background(() => deps.claims.release(receiptId));
+    const record = usageOfFailure(deps.caller, error, latencyMs, stream, deps.arrivedAt);
+    deps.background(() => deps.writeUsage(record));
+  };
+}
+
+/** POST /v1/reason answered as one JSON body: claim, pipeline, receipt, then usage and health. */
+export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Promise<ServedAnswer> {
+  const { replay } = await claimRequest(request, deps);
+  if (replay) return { response: replay, replayed: true };
+  const { deps: pipelineDeps, flushHealth } = await deps.pipeline();
+  const reasonDeps = { ...pipelineDeps, issueReceipt: deps.issueReceipt };
+  try {
+    const response = await runReason(request, reasonDeps);
+    const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
+    deps.background(() => deps.writeUsage(record));
+    return { response, replayed: false };
+  } catch (error) {
+    failureRecorder(request, false, deps, reasonDeps)(error);
+    throw error;
+  } finally {
+    flushHealth();
+  }
+}
+
+/**
+ * POST /v1/reason answered as events. Planning and admission errors are thrown before anything is
+ * streamed, so they are plain HTTP errors as on the JSON path; after that every outcome is an event,
+ * and the usage record and health write follow the terminal one.
+ */
+export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Promise<ServedEvents> {
+  const { replay } = await claimRequest(request, deps);
+  if (replay) return { events: replayEvents(replay), abort: new AbortController(), replayed: true };
+  const { deps: pipelineDeps, flushHealth } = await deps.pipeline();
+  const reasonDeps = { ...pipelineDeps, issueReceipt: deps.issueReceipt };
+  const recordFailure = failureRecorder(request, true, deps, reasonDeps);
+  let prepared: Awaited<ReturnType<typeof prepareReason>>;
+  try {
+    prepared = await prepareReason(request, reasonDeps);
+  } catch (error) {
+    recordFailure(error);
+    throw error;
+  }
+  const abort = new AbortController();
+  let ended: () => void = () => undefined;
+  // Keeps the request's background work alive until the stream's terminal event.
+  deps.background(() => new Promise<void>((resolve) => (ended = resolve)));
+  const events = streamReason(prepared, reasonDeps, {
+    requestId: deps.requestId,
+    signal: abort.signal,
+    onEnd: (end) => {
+      flushHealth();
+      if ('response' in end) {
+        const record = usageOfResponse(deps.caller, end.response, true, deps.arrivedAt);
+        deps.background(() => deps.writeUsage(record));
+      } else recordFailure(end.error);
+      ended();
+    },
+  });
+  return { events, abort, replayed: false };
+}
