@@ -17,11 +17,10 @@ export interface ServeDeps {
   requestId: string;
   /** Date.now() when the request arrived, for its usage record. */
   arrivedAt: number;
-  issueReceipt: IssueReceipt;
   /** Idempotency claims of a `receiptId` (D1), and their release when the request fails. */
   claims: ClaimDeps & { release: (receiptId: string) => Promise<void> };
   /** The pipeline's dependencies, built only once the request is not a replay. */
-  pipeline: () => Promise<{ deps: ReasonDeps; flushHealth: () => void }>;
+  pipeline: () => Promise<{ deps: ReasonDeps & { issueReceipt: IssueReceipt }; flushHealth: () => void }>;
   writeUsage: (record: UsageRecord) => Promise<void>;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
   background: (work: () => Promise<unknown>) => void;
@@ -77,8 +76,7 @@ function failureRecorder(request: ReasonRequest, stream: boolean, deps: ServeDep
 export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Promise<ServedAnswer> {
   const { replay } = await claimRequest(request, deps);
   if (replay) return { response: replay, replayed: true };
-  const { deps: pipelineDeps, flushHealth } = await deps.pipeline();
-  const reasonDeps = { ...pipelineDeps, issueReceipt: deps.issueReceipt };
+  const { deps: reasonDeps, flushHealth } = await deps.pipeline();
   try {
     const response = await runReason(request, reasonDeps);
     const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
@@ -100,8 +98,7 @@ export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Prom
 export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Promise<ServedEvents> {
   const { replay } = await claimRequest(request, deps);
   if (replay) return { events: replayEvents(replay), abort: new AbortController(), replayed: true };
-  const { deps: pipelineDeps, flushHealth } = await deps.pipeline();
-  const reasonDeps = { ...pipelineDeps, issueReceipt: deps.issueReceipt };
+  const { deps: reasonDeps, flushHealth } = await deps.pipeline();
   const recordFailure = failureRecorder(request, true, deps, reasonDeps);
   let prepared: Awaited<ReturnType<typeof prepareReason>>;
   try {

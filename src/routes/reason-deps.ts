@@ -11,26 +11,27 @@ import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
 import { receiptHookFor } from '../reason/receipt-hook';
-import type { ReasonDeps } from '../reason/run-reason';
+import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
 import { releaseClaim } from '../storage/receipts';
 import { runInBackground } from './run-in-background';
 
 export interface ReasonContext {
-  deps: ReasonDeps;
+  deps: ReasonDeps & { issueReceipt: IssueReceipt };
   /** Writes the attempts' outcomes to shared health, off the response path. */
   flushHealth: () => void;
 }
 
-/** The pipeline's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health. */
+/** The pipeline's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health, receipts. */
 export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Promise<ReasonContext> {
   const env = c.env as unknown as Record<string, unknown>;
   const catalog = loadCatalog(c.env.VALVE_CATALOG);
   const health = healthStubOf(c.env);
   const view: HealthView = viewOrNone(await readHealth(health, Date.now()), Date.now());
   const observations: Observation[] = [];
-  const deps: ReasonDeps = {
+  const deps: ReasonContext['deps'] = {
     catalog,
+    issueReceipt: receiptHookFor(c.env, c.var.caller.tenant),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],
@@ -75,7 +76,6 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
     caller,
     requestId,
     arrivedAt: Date.now(),
-    issueReceipt: receiptHookFor(c.env, caller.tenant),
     claims: {
       db: c.env.DB,
       now: Date.now,
