@@ -2,6 +2,7 @@ import { unlessFiltered } from '../shared/filtered';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, readJson, sendRequest } from '../shared/send-request';
+import { withSupportedSettings } from '../shared/supported-settings';
 import type { CallOptions, ModelAdapter, ModelRequest, StreamPart } from '../types';
 import { toAnthropicBody } from './convert-request';
 import { classifyAnthropicFailure } from './parse-error';
@@ -30,24 +31,34 @@ async function post(request: ModelRequest, options: CallOptions, stream: boolean
 }
 
 /** The Messages API, JSON and SSE. */
-export const anthropicAdapter: ModelAdapter = {
-  kind: 'anthropic',
-  async generate(request, options) {
-    const context = { provider: 'anthropic', model: options.model };
-    const response = await post(request, options, false);
-    return unlessFiltered(
-      parseAnthropicResponse(await readJson(response, context, options), request, context),
-      context,
-    );
+export const anthropicAdapter: ModelAdapter = withSupportedSettings(
+  {
+    kind: 'anthropic',
+    async generate(request, options) {
+      const context = { provider: 'anthropic', model: options.model };
+      const response = await post(request, options, false);
+      return unlessFiltered(
+        parseAnthropicResponse(await readJson(response, context, options), request, context),
+        context,
+      );
+    },
+    async *stream(request, options): AsyncIterable<StreamPart> {
+      const context = { provider: 'anthropic', model: options.model };
+      const response = await post(request, options, true);
+      const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+      const events = readSse(body, options.signal, options.idleTimeoutMs);
+      yield* guardStream(anthropicStreamParts(events, request, context), context, options);
+    },
+    toWireBody(request, options) {
+      return toAnthropicBody(request, options, false);
+    },
   },
-  async *stream(request, options): AsyncIterable<StreamPart> {
-    const context = { provider: 'anthropic', model: options.model };
-    const response = await post(request, options, true);
-    const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const events = readSse(body, options.signal, options.idleTimeoutMs);
-    yield* guardStream(anthropicStreamParts(events, request, context), context, options);
+  {
+    // Anthropic takes temperature in 0–1 only, not both temperature and top_p on current models, and no seed.
+    temperature: (settings) => (settings.temperature ?? 0) <= 1,
+    top_p: (settings) => settings.temperature === undefined,
+    stop: true,
+    seed: false,
+    parallel_tool_calls: true,
   },
-  toWireBody(request, options) {
-    return toAnthropicBody(request, options, false);
-  },
-};
+);

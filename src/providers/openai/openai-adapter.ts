@@ -3,6 +3,7 @@ import { unlessFiltered } from '../shared/filtered';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, readJson, sendRequest } from '../shared/send-request';
+import { withSupportedSettings } from '../shared/supported-settings';
 import type { CallOptions, ModelAdapter, ModelRequest, StreamPart } from '../types';
 import { toOpenAIBody } from './convert-request';
 import { classifyOpenAIFailure } from './parse-error';
@@ -35,24 +36,27 @@ async function post(request: ModelRequest, options: CallOptions, stream: boolean
 }
 
 /** Chat Completions, JSON and SSE: OpenAI itself and every compatible server through `baseUrl`. */
-export const openaiAdapter: ModelAdapter = {
-  kind: 'openai',
-  async generate(request, options) {
-    const context = { provider: 'openai', model: options.model };
-    const response = await post(request, options, false);
-    return unlessFiltered(
-      parseOpenAIResponse(await readJson(response, context, options), request, context),
-      context,
-    );
+export const openaiAdapter: ModelAdapter = withSupportedSettings(
+  {
+    kind: 'openai',
+    async generate(request, options) {
+      const context = { provider: 'openai', model: options.model };
+      const response = await post(request, options, false);
+      return unlessFiltered(
+        parseOpenAIResponse(await readJson(response, context, options), request, context),
+        context,
+      );
+    },
+    async *stream(request, options): AsyncIterable<StreamPart> {
+      const context = { provider: 'openai', model: options.model };
+      const response = await post(request, options, true);
+      const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+      const events = readSse(body, options.signal, options.idleTimeoutMs);
+      yield* guardStream(openaiStreamParts(events, context, request), context, options);
+    },
+    toWireBody(request, options) {
+      return toOpenAIBody(request, options, false);
+    },
   },
-  async *stream(request, options): AsyncIterable<StreamPart> {
-    const context = { provider: 'openai', model: options.model };
-    const response = await post(request, options, true);
-    const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const events = readSse(body, options.signal, options.idleTimeoutMs);
-    yield* guardStream(openaiStreamParts(events, context, request), context, options);
-  },
-  toWireBody(request, options) {
-    return toOpenAIBody(request, options, false);
-  },
-};
+  { temperature: true, top_p: true, stop: true, seed: true, parallel_tool_calls: true },
+);
