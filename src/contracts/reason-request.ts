@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toolTurnIssues } from './tool-turn-issues';
 
 // The public Reason request, field for field as schemas/reason-request.schema.json.
 // Every object is strict, so a misspelled field is rejected by name instead of silently ignored.
@@ -39,11 +40,62 @@ export const contextItemSchema = z.strictObject({
 });
 export type ContextItem = z.infer<typeof contextItemSchema>;
 
-export const conversationTurnSchema = z.strictObject({
-  role: z.enum(['user', 'assistant']),
-  content: z.string(),
+const toolNameSchema = z.string().regex(toolNamePattern, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -');
+
+/** One call an assistant turn made: the id pairs it with its result, the arguments are model output. */
+export const toolCallSchema = z.strictObject({
+  id: z.string().min(1).max(256),
+  name: toolNameSchema,
+  arguments: jsonObjectSchema,
 });
+export type ToolCallTurnCall = z.infer<typeof toolCallSchema>;
+
+export const userTurnSchema = z.strictObject({ role: z.literal('user'), content: z.string() });
+
+/** Today's assistant text turn, or an assistant turn that called tools (then `content` is optional). */
+export const assistantTurnSchema = z
+  .strictObject({
+    role: z.literal('assistant'),
+    content: z.string().optional(),
+    toolCalls: z.array(toolCallSchema).min(1).max(128).optional(),
+  })
+  .refine((turn) => turn.content !== undefined || turn.toolCalls !== undefined, {
+    message: 'an assistant turn needs content, toolCalls or both',
+    path: ['content'],
+  });
+
+/** A tool's result, answering one call of an earlier assistant turn. Always untrusted. */
+export const toolTurnSchema = z.strictObject({
+  role: z.literal('tool'),
+  toolCallId: z.string().min(1).max(256),
+  name: toolNameSchema.optional(),
+  content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),
+});
+
+export const conversationTurnSchema = z.discriminatedUnion('role', [
+  userTurnSchema,
+  assistantTurnSchema,
+  toolTurnSchema,
+]);
 export type ConversationTurn = z.infer<typeof conversationTurnSchema>;
+export type ToolTurn = z.infer<typeof toolTurnSchema>;
+
+/** Which tool the model may or must call: as OpenAI's `tool_choice`, a named tool being one of `tools`. */
+export const toolChoiceSchema = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.strictObject({ name: toolNameSchema }),
+]);
+export type ToolChoice = z.infer<typeof toolChoiceSchema>;
+
+/** Sampling settings, passed to the models that take them (dropped with a warning by those that do not). */
+export const samplingSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().min(0).max(1).optional(),
+  stop: z.array(z.string().min(1).max(256)).max(4).optional(),
+  // The range every provider takes (Gemini's seed is a 32-bit integer).
+  seed: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
+});
+export type Sampling = z.infer<typeof samplingSchema>;
 
 export const outputSpecSchema = z.strictObject({
   format: z.enum(['text', 'json']),
@@ -78,19 +130,36 @@ export const renderingSchema = z.strictObject({
 });
 export type Rendering = z.infer<typeof renderingSchema>;
 
-export const reasonRequestSchema = z.strictObject({
-  task: z.string().min(1).max(256),
-  instructions: z.string().max(200_000),
-  context: z.array(contextItemSchema).max(1000).optional(),
-  conversation: z.array(conversationTurnSchema).max(1000).optional(),
-  tools: z.array(capabilitySchema).max(128).optional(),
-  output: outputSpecSchema.optional(),
-  modelPolicy: modelPolicySchema.optional(),
-  rendering: renderingSchema.optional(),
-  receiptId: uuidSchema.optional(),
-  receiptSalt: z
-    .string()
-    .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')
-    .optional(),
-});
+export const reasonRequestSchema = z
+  .strictObject({
+    task: z.string().min(1).max(256),
+    instructions: z.string().max(200_000),
+    context: z.array(contextItemSchema).max(1000).optional(),
+    conversation: z.array(conversationTurnSchema).max(1000).optional(),
+    tools: z.array(capabilitySchema).max(128).optional(),
+    toolChoice: toolChoiceSchema.optional(),
+    parallelToolCalls: z.boolean().optional(),
+    sampling: samplingSchema.optional(),
+    output: outputSpecSchema.optional(),
+    modelPolicy: modelPolicySchema.optional(),
+    rendering: renderingSchema.optional(),
+    receiptId: uuidSchema.optional(),
+    receiptSalt: z
+      .string()
+      .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')
+      .optional(),
+  })
+  .superRefine((request, ctx) => {
+    for (const issue of toolTurnIssues(request.conversation ?? [])) {
+      ctx.addIssue({ code: 'custom', path: ['conversation', ...issue.path], message: issue.message });
+    }
+    const choice = request.toolChoice;
+    const tools = request.tools ?? [];
+    if (typeof choice === 'object' && !tools.some((tool) => tool.name === choice.name)) {
+      ctx.addIssue({ code: 'custom', path: ['toolChoice', 'name'], message: 'names no tool of `tools`' });
+    }
+    if (choice === 'required' && tools.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['toolChoice'], message: '`required` needs at least one tool' });
+    }
+  });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;

@@ -25,7 +25,9 @@ export interface OutputSpec {
 export interface Settings {
   max_tokens?: number;
   temperature?: number;
+  top_p?: number;
   stop?: string[];
+  seed?: number;
   parallel_tool_calls?: boolean;
 }
 

@@ -1,5 +1,6 @@
 import type { ModelPolicy } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
+import type { ProviderKind } from '../model/provider-kind';
 import { minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
 import type { CircuitState, Exclusion, ExclusionReason, Needs } from './plan-types';
@@ -10,7 +11,16 @@ export interface EligibilityInput {
   configured: boolean;
   notConfiguredDetail: string;
   circuit: CircuitState;
+  /** The provider's catalog kind: some cannot be made to call a tool. */
+  kind?: ProviderKind;
 }
+
+/**
+ * Provider kinds whose API has no way to force a tool call: Workers AI's text-generation input takes
+ * `tools` but no `tool_choice` (https://developers.cloudflare.com/workers-ai/models/). Dropping a forced
+ * choice would change what the answer means, so those models are not eligible for one.
+ */
+const cannotForceToolCall: ReadonlySet<ProviderKind> = new Set(['workers-ai']);
 
 export type Eligibility = { ok: true; region: string } | { ok: false; exclusion: Exclusion };
 
@@ -39,6 +49,9 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
     return no('privacy', `allowed up to ${entry.maxPrivacy}, the context is ${needs.privacy}`);
   }
   if (needs.tools && !entry.capabilities.tools) return no('capability', 'does not support tools');
+  if (needs.forcedToolCall && input.kind !== undefined && cannotForceToolCall.has(input.kind)) {
+    return no('capability', 'cannot be made to call a tool, and toolChoice requires a call');
+  }
   if (needs.json && entry.capabilities.json === 'none')
     return no('capability', 'does not support JSON output');
   if (needs.inputTokens + minUsefulOutputTokens > entry.contextTokens) {

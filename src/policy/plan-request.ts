@@ -43,6 +43,7 @@ export function planRequest(input: PlanInput): Plan {
       configured: notConfiguredDetail === undefined,
       notConfiguredDetail: notConfiguredDetail ?? '',
       circuit,
+      kind: providerConfig.kind,
     });
     if (!eligibility.ok) {
       excluded.push(eligibility.exclusion);

@@ -28,6 +28,8 @@ export interface Exclusion {
 /** What the request needs of a model, derived once before planning. */
 export interface Needs {
   tools: boolean;
+  /** The request makes the model call a tool (`toolChoice` `required` or a named tool). */
+  forcedToolCall?: boolean;
   json: boolean;
   privacy: PrivacyLevel;
   /** A conservative estimate (model/estimate-tokens): it may be high, never low. */

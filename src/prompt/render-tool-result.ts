@@ -3,6 +3,7 @@ import type { Message } from '../model/message';
 import { datamarkChar } from './datamark-char';
 import { encodeRegionBody } from './encode-region-body';
 import { normalizeContent } from './normalize-content';
+import type { NormalizeCounts } from './normalize-text';
 import { renderRegion } from './render-region';
 
 export interface ToolResult {
@@ -14,10 +15,17 @@ export interface ToolResult {
 /**
  * A tool's result fed back to the model: a `tool` message (the provider's tool-result channel) whose
  * content is one untrusted region, id `t-<callId>`, in the request's mode. Tool output is never trusted.
+ * `onCounts` hears what normalization removed or replaced, for the prompt's warnings.
  */
-export function renderToolResult(result: ToolResult, nonce: string, mode: PromptMode): Message {
+export function renderToolResult(
+  result: ToolResult,
+  nonce: string,
+  mode: PromptMode,
+  onCounts?: (counts: NormalizeCounts) => void,
+): Message {
   const mark = datamarkChar(nonce);
   const normalized = normalizeContent(result.content, mode === 'tags+datamark' ? mark : undefined);
+  onCounts?.(normalized);
   const region = renderRegion(
     nonce,
     { id: `t-${result.callId}`, label: `result of ${result.tool}`, trust: 'untrusted' },

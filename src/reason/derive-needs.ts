@@ -22,8 +22,12 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs 
   }
   for (const tool of request.tools ?? []) inputTokens += estimateTokens(JSON.stringify(tool));
   if (request.output?.schema) inputTokens += estimateTokens(JSON.stringify(request.output.schema));
+  const choice = request.toolChoice;
   return {
-    tools: (request.tools?.length ?? 0) > 0,
+    // A conversation with tool turns needs a model that reads the tool channel, even with no tools left.
+    tools:
+      (request.tools?.length ?? 0) > 0 || (request.conversation ?? []).some((turn) => turn.role === 'tool'),
+    forcedToolCall: choice === 'required' || typeof choice === 'object',
     json: request.output?.format === 'json',
     privacy,
     inputTokens,

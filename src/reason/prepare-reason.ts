@@ -123,9 +123,25 @@ export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): P
   const modelRequest: ModelRequest = {
     messages: prompt.messages,
     tools,
+    tool_choice: request.toolChoice,
     output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
+    settings: settingsOf(request),
   };
   return { request, receiptId, prompt, plan, budget, modelRequest, admission };
+}
+
+/** The caller's generation settings in the model interface's names; absent ones stay absent. */
+function settingsOf(request: ReasonRequest): ModelRequest['settings'] {
+  const sampling = request.sampling ?? {};
+  const settings = {
+    temperature: sampling.temperature,
+    top_p: sampling.topP,
+    stop: sampling.stop,
+    seed: sampling.seed,
+    parallel_tool_calls: request.parallelToolCalls,
+  };
+  const given = Object.entries(settings).filter(([, value]) => value !== undefined);
+  return given.length === 0 ? undefined : Object.fromEntries(given);
 }
 
 function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {

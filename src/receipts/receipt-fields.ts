@@ -9,7 +9,16 @@ import type { JsonValue } from './jcs';
 
 type RequestFields = Pick<
   ReasonRequest,
-  'task' | 'instructions' | 'context' | 'conversation' | 'tools' | 'output' | 'modelPolicy'
+  | 'task'
+  | 'instructions'
+  | 'context'
+  | 'conversation'
+  | 'tools'
+  | 'output'
+  | 'modelPolicy'
+  | 'toolChoice'
+  | 'parallelToolCalls'
+  | 'sampling'
 >;
 type ResponseFields = Pick<
   ReasonResponse,
@@ -43,6 +52,16 @@ export function requestFieldValues(request: RequestFields): FieldValues {
   ][]) {
     values[field] = json(request[key]);
   }
+  // How the answer is generated is committed with the policy that bounds it: inside `req.modelPolicy`,
+  // only when given, so a request without these fields commits exactly the value it did before.
+  const generation = {
+    toolChoice: request.toolChoice,
+    parallelToolCalls: request.parallelToolCalls,
+    sampling: request.sampling,
+  };
+  if (Object.values(generation).some((value) => value !== undefined)) {
+    values['req.modelPolicy'] = asSent({ ...request.modelPolicy, ...generation });
+  }
   return values;
 }
 
@@ -66,7 +85,8 @@ export function receiptFieldValues(request: RequestFields, response: ResponseFie
 
 /** I-JSON problems of the request's committed fields, with paths from the body's root. */
 export function committedRequestProblems(request: RequestFields): IJsonProblem[] {
-  return Object.values(REQUEST_FIELDS).flatMap((key) =>
+  const keys = [...Object.values(REQUEST_FIELDS), 'toolChoice', 'sampling'] as const;
+  return keys.flatMap((key) =>
     findIJsonProblems(request[key] ?? null).map((p) => ({ ...p, path: `/${key}${p.path}` })),
   );
 }

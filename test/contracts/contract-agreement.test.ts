@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../src/contracts/error-body';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
+import { describeIssues } from '../../src/middleware/json-body';
 import { errorValidator, requestValidator, validates } from '../helpers/json-schemas';
-import { invalidSamples, validSamples } from './reason-request-samples';
+import { crossItemSamples, invalidSamples, validSamples } from './reason-request-samples';
 
 describe('the Reason request contract', () => {
   it('has at least 30 valid and 30 invalid samples', () => {
@@ -25,6 +26,13 @@ describe('the Reason request contract', () => {
       expect(validates(requestValidator, sample)).toBe(false);
     },
   );
+
+  it.each(crossItemSamples)('rejects %s in zod, naming the item', (_, sample, path) => {
+    expect(validates(requestValidator, sample)).toBe(true);
+    const result = reasonRequestSchema.safeParse(sample);
+    expect(result.success).toBe(false);
+    expect(result.error && describeIssues(result.error)[0]?.path).toBe(path);
+  });
 });
 
 describe('the error body contract', () => {

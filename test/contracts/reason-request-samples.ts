@@ -5,6 +5,9 @@ const item = { trust: 'untrusted', privacy: 'internal', content: 'hello' };
 const tool = { name: 'lookup', inputSchema: { type: 'object' } };
 const uuid = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
 const salt = 'A'.repeat(43);
+const call = { id: 'call_1', name: 'lookup', arguments: { order: 42 } };
+const callTurn = { role: 'assistant', toolCalls: [call] };
+const resultTurn = { role: 'tool', toolCallId: 'call_1', content: 'shipped' };
 
 export const validSamples: unknown[] = [
   base,
@@ -52,6 +55,34 @@ export const validSamples: unknown[] = [
     output: { format: 'json', schema: {} },
     modelPolicy: { prefer: 'quality', regions: [], maxOutputTokens: 1_000_000 },
   },
+  { ...base, tools: [tool], conversation: [{ role: 'user', content: 'where is 42?' }, callTurn, resultTurn] },
+  {
+    ...base,
+    conversation: [
+      { ...callTurn, content: 'Let me look.' },
+      { ...resultTurn, name: 'lookup' },
+    ],
+  },
+  { ...base, conversation: [callTurn, { ...resultTurn, content: { status: 'shipped' } }] },
+  { ...base, conversation: [callTurn, { ...resultTurn, content: ['a', 1] }] },
+  {
+    ...base,
+    conversation: [
+      { role: 'assistant', toolCalls: [call, { ...call, id: 'call_2', arguments: {} }] },
+      { ...resultTurn, toolCallId: 'call_2' },
+      resultTurn,
+      { role: 'assistant', content: 'Both are shipped.' },
+      { role: 'user', content: 'thanks' },
+    ],
+  },
+  { ...base, tools: [tool], toolChoice: 'auto' },
+  { ...base, toolChoice: 'none' },
+  { ...base, tools: [tool], toolChoice: 'required' },
+  { ...base, tools: [tool], toolChoice: { name: 'lookup' } },
+  { ...base, parallelToolCalls: false },
+  { ...base, sampling: {} },
+  { ...base, sampling: { temperature: 0, topP: 1, stop: ['END', 'x'.repeat(256)], seed: -2_147_483_648 } },
+  { ...base, sampling: { temperature: 2, topP: 0, stop: [], seed: 2_147_483_647 } },
 ];
 
 export const invalidSamples: unknown[] = [
@@ -96,7 +127,80 @@ export const invalidSamples: unknown[] = [
   { ...base, receiptSalt: 'short' },
   { ...base, receiptSalt: `${'A'.repeat(42)}=` },
   { ...base, receiptSalt: 'A'.repeat(513) },
+  { ...base, conversation: [{ role: 'assistant', toolCalls: [] }] },
+  { ...base, conversation: [{ role: 'assistant' }] },
+  { ...base, conversation: [{ role: 'user', content: 'x', toolCalls: [call] }] },
+  { ...base, conversation: [{ role: 'assistant', toolCalls: [{ ...call, id: '' }] }, resultTurn] },
+  { ...base, conversation: [{ role: 'assistant', toolCalls: [{ ...call, id: 'x'.repeat(257) }] }] },
+  { ...base, conversation: [{ role: 'assistant', toolCalls: [{ ...call, name: 'has space' }] }, resultTurn] },
+  { ...base, conversation: [{ role: 'assistant', toolCalls: [{ ...call, arguments: '{}' }] }, resultTurn] },
+  {
+    ...base,
+    conversation: [{ role: 'assistant', toolCalls: [{ id: 'call_1', name: 'lookup' }] }, resultTurn],
+  },
+  { ...base, conversation: [callTurn, { role: 'tool', content: 'x' }] },
+  { ...base, conversation: [callTurn, { ...resultTurn, content: 5 }] },
+  { ...base, conversation: [callTurn, { ...resultTurn, trust: 'trusted' }] },
+  { ...base, toolChoice: 'any' },
+  { ...base, toolChoice: { type: 'function', name: 'lookup' } },
+  { ...base, parallelToolCalls: 'yes' },
+  { ...base, sampling: { temperature: 2.5 } },
+  { ...base, sampling: { topP: -0.1 } },
+  { ...base, sampling: { stop: ['a', 'b', 'c', 'd', 'e'] } },
+  { ...base, sampling: { stop: [''] } },
+  { ...base, sampling: { seed: 1.5 } },
+  { ...base, sampling: { seed: 2_147_483_648 } },
+  { ...base, sampling: { top_p: 0.5 } },
   [],
   'summarize',
   null,
+];
+
+/**
+ * Bodies the JSON Schema accepts (it cannot relate items to each other) and zod rejects, with the path
+ * of the first issue: tool turns must pair with calls, and a forced tool choice needs its tool.
+ */
+export const crossItemSamples: [string, unknown, string][] = [
+  ['a tool turn that answers no call', { ...base, conversation: [resultTurn] }, '/conversation/0/toolCallId'],
+  [
+    'a tool turn for another call id',
+    { ...base, conversation: [callTurn, resultTurn, { ...resultTurn, toolCallId: 'call_9' }] },
+    '/conversation/2/toolCallId',
+  ],
+  [
+    'a tool call never answered',
+    { ...base, conversation: [callTurn, { role: 'assistant', content: 'done' }] },
+    '/conversation/0/toolCalls/0/id',
+  ],
+  [
+    'a last tool call never answered',
+    { ...base, conversation: [callTurn] },
+    '/conversation/0/toolCalls/0/id',
+  ],
+  [
+    'a result after a user turn',
+    { ...base, conversation: [callTurn, { role: 'user', content: 'hm' }, resultTurn] },
+    '/conversation/0/toolCalls/0/id',
+  ],
+  [
+    'a result given twice',
+    { ...base, conversation: [callTurn, resultTurn, resultTurn] },
+    '/conversation/2/toolCallId',
+  ],
+  [
+    'two calls with one id',
+    { ...base, conversation: [callTurn, resultTurn, callTurn, resultTurn] },
+    '/conversation/2/toolCalls/0/id',
+  ],
+  [
+    'a result naming another tool',
+    { ...base, conversation: [callTurn, { ...resultTurn, name: 'other' }] },
+    '/conversation/1/name',
+  ],
+  [
+    'a named toolChoice not in tools',
+    { ...base, tools: [tool], toolChoice: { name: 'other' } },
+    '/toolChoice/name',
+  ],
+  ['toolChoice required without tools', { ...base, toolChoice: 'required' }, '/toolChoice'],
 ];

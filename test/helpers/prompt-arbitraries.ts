@@ -89,17 +89,57 @@ const item: fc.Arbitrary<ContextItem> = fc
   // A missing trust is not allowed by the contract but must still render as untrusted (invariant 11).
   .map((value) => value as ContextItem);
 
-const turn: fc.Arbitrary<ConversationTurn> = fc.record({
+const textTurn: fc.Arbitrary<ConversationTurn> = fc.record({
   role: fc.constantFrom('user', 'assistant'),
   content: text,
 });
+
+const toolName = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+const args = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text, { maxLength: 2 })), {
+  maxKeys: 2,
+});
+
+/** An assistant turn calling one or two tools, then a result for each (ids made unique by `round`). */
+function toolRound(round: number): fc.Arbitrary<ConversationTurn[]> {
+  return fc
+    .record({
+      content: fc.option(text, { nil: undefined }),
+      calls: fc.array(fc.record({ id: text, name: toolName, arguments: args }), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+      results: fc.array(fc.record({ content, named: fc.boolean() }), { minLength: 2, maxLength: 2 }),
+    })
+    .map(({ content: said, calls, results }) => {
+      const toolCalls = calls.map((call, k) => ({ ...call, id: `${round}.${k}${call.id}` }));
+      const answers: ConversationTurn[] = toolCalls.map((call, k) => ({
+        role: 'tool',
+        toolCallId: call.id,
+        ...(results[k]?.named && { name: call.name }),
+        content: results[k]?.content ?? '',
+      }));
+      const assistant: ConversationTurn =
+        said === undefined
+          ? { role: 'assistant', toolCalls }
+          : { role: 'assistant', content: said, toolCalls };
+      return [assistant, ...answers];
+    });
+}
+
+/** Text turns and tool rounds in any order, always with every call answered right after it. */
+const conversation: fc.Arbitrary<ConversationTurn[]> = fc
+  .array(fc.oneof(fc.constant(-1), fc.nat({ max: 999 })), { maxLength: 3 })
+  .chain((kinds) =>
+    fc.tuple(...kinds.map((kind, round) => (kind < 0 ? textTurn.map((t) => [t]) : toolRound(round)))),
+  )
+  .map((segments) => segments.flat());
 
 export const request: fc.Arbitrary<ReasonRequest> = fc.record(
   {
     task: text,
     instructions: fc.string({ maxLength: 40 }).filter((s) => !/[<>[#]/.test(s)),
     context: fc.array(item, { maxLength: 4 }),
-    conversation: fc.array(turn, { maxLength: 3 }),
+    conversation,
   },
   { requiredKeys: ['task', 'instructions'] },
 );

@@ -1,4 +1,9 @@
-import type { ContextItem, PromptMode, ReasonRequest } from '../../src/contracts/reason-request';
+import type {
+  ContextItem,
+  ConversationTurn,
+  PromptMode,
+  ReasonRequest,
+} from '../../src/contracts/reason-request';
 import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
@@ -27,22 +32,35 @@ export interface RenderCase {
 
 /** Roles whose content carries authority, and keys under which providers put the system channel. */
 const authorityRoles = new Set(['system', 'developer', 'assistant', 'model']);
+const systemRoles = new Set(['system', 'developer']);
 const authorityKeys = new Set(['system', 'systemInstruction', 'system_instruction', 'instructions']);
 
 interface WireString {
   text: string;
+  /** In a system/developer channel or an assistant turn. */
   authority: boolean;
+  /** In a system/developer channel: where not even the model's own earlier output may go. */
+  system: boolean;
 }
 
 /** Every string of a JSON value, marked when it sits in a system/developer channel or an assistant turn. */
-export function wireStrings(value: unknown, authority = false, out: WireString[] = []): WireString[] {
-  if (typeof value === 'string') out.push({ text: value, authority });
-  else if (Array.isArray(value)) for (const item of value) wireStrings(item, authority, out);
+export function wireStrings(
+  value: unknown,
+  authority = false,
+  out: WireString[] = [],
+  system = authority,
+): WireString[] {
+  if (typeof value === 'string') out.push({ text: value, authority, system });
+  else if (Array.isArray(value)) for (const item of value) wireStrings(item, authority, out, system);
   else if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    const here = authority || (typeof record.role === 'string' && authorityRoles.has(record.role));
-    for (const [key, child] of Object.entries(record))
-      wireStrings(child, here || authorityKeys.has(key), out);
+    const role = typeof record.role === 'string' ? record.role : '';
+    const here = authority || authorityRoles.has(role);
+    const hereSystem = system || systemRoles.has(role);
+    for (const [key, child] of Object.entries(record)) {
+      const systemKey = authorityKeys.has(key);
+      wireStrings(child, here || systemKey, out, hereSystem || systemKey);
+    }
   }
   return out;
 }
@@ -70,7 +88,62 @@ export function withSentinel(request: ReasonRequest, sentinel: string): ReasonRe
     if (Array.isArray(content)) return { ...item, content: [...content, sentinel] };
     return { ...item, content: { ...content, sentinel } };
   };
-  return { ...request, context: request.context?.map(place) };
+  const placeInTurn = (turn: ConversationTurn): ConversationTurn => {
+    if (turn.role === 'tool') {
+      const content = turn.content;
+      if (typeof content === 'string') return { ...turn, content: `${content} ${sentinel}` };
+      if (Array.isArray(content)) return { ...turn, content: [...content, sentinel] };
+      return { ...turn, content: { ...content, sentinel } };
+    }
+    if (turn.role !== 'assistant' || !turn.toolCalls) return turn;
+    const marker = argumentSentinelOf(sentinel);
+    return {
+      ...turn,
+      toolCalls: turn.toolCalls.map((call) => ({ ...call, arguments: { ...call.arguments, marker } })),
+    };
+  };
+  return {
+    ...request,
+    context: request.context?.map(place),
+    conversation: request.conversation?.map(placeInTurn),
+  };
+}
+
+/**
+ * The marker put into tool-call arguments: model output, allowed in the assistant's tool-call channel
+ * but never in a system part. Distinct from the sentinel, which may not reach assistant turns either.
+ */
+export function argumentSentinelOf(sentinel: string): string {
+  return `ARG${sentinel.slice(3)}`;
+}
+
+/** What a region must hold, by its id: a context item `c<n>` or a tool result `t-<callId>`. */
+interface ExpectedRegion {
+  trust: 'trusted' | 'untrusted';
+  label?: string;
+  text: string;
+  truncated: boolean;
+}
+
+function expectedRegions(c: RenderCase): Map<string, ExpectedRegion> {
+  const regions = new Map<string, ExpectedRegion>();
+  (c.request.context ?? []).forEach((item, index) => {
+    const label = item.label === undefined ? undefined : normalizeText(item.label, markOf(c)).text;
+    const trust = item.trust === 'trusted' ? 'trusted' : 'untrusted';
+    regions.set(`c${index + 1}`, { trust, label, ...expectedText(item, c) });
+  });
+  const names = new Map<string, string>();
+  for (const turn of c.request.conversation ?? []) {
+    if (turn.role === 'assistant') for (const call of turn.toolCalls ?? []) names.set(call.id, call.name);
+    if (turn.role !== 'tool') continue;
+    regions.set(`t-${turn.toolCallId}`, {
+      trust: 'untrusted',
+      label: `result of ${turn.name ?? names.get(turn.toolCallId) ?? 'tool'}`,
+      text: normalizeContent(turn.content, markOf(c)).text,
+      truncated: false,
+    });
+  }
+  return regions;
 }
 
 function markOf(c: RenderCase): string | undefined {
@@ -95,7 +168,11 @@ function expectedRemovals(c: RenderCase): number {
     total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
     if (item.label !== undefined) total += count(item.label);
   }
-  for (const turn of c.request.conversation ?? []) if (turn.role === 'user') total += count(turn.content);
+  for (const turn of c.request.conversation ?? []) {
+    if (turn.role === 'user') total += count(turn.content);
+    if (turn.role === 'tool')
+      total += count(typeof turn.content === 'string' ? turn.content : JSON.stringify(turn.content));
+  }
   return total;
 }
 
@@ -107,23 +184,23 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
     failures.push({ invariant, message: `${where}: ${message}` });
   const { nonce, mode } = c.options;
   const mark = datamarkChar(nonce);
-  const items = c.request.context ?? [];
+  const expectedById = expectedRegions(c);
+  const argumentSentinel = argumentSentinelOf(c.sentinel);
   const seen = new Map<string, number>();
-  for (const { text, authority } of wireStrings(wire)) {
+  for (const { text, authority, system } of wireStrings(wire)) {
     if (authority && text.includes(c.sentinel)) fail(1, 'the sentinel appears in an authority channel');
+    if (system && text.includes(argumentSentinel)) fail(1, 'a tool-call argument appears in a system part');
     const { regions, errors } = parseRegions(text, nonce);
     for (const error of errors) fail(3, `region syntax: ${error}`);
     for (const region of regions) {
       const id = region.attributes.id ?? '';
       seen.set(id, (seen.get(id) ?? 0) + 1);
-      const index = /^c[1-9][0-9]*$/.test(id) ? Number(id.slice(1)) - 1 : -1;
-      const item = items[index];
-      if (!item) {
+      const expected = expectedById.get(id);
+      if (!expected) {
         fail(2, `a region with unknown id ${JSON.stringify(id)}`);
         continue;
       }
-      const trust = item.trust === 'trusted' ? 'trusted' : 'untrusted';
-      const label = item.label === undefined ? undefined : normalizeText(item.label, markOf(c)).text;
+      const { trust, label } = expected;
       if (region.attributes.label !== label) fail(3, `${id} label does not round-trip`);
       if (region.attributes.trust !== trust) fail(11, `${id} renders trust=${region.attributes.trust}`);
       if (authority && trust === 'untrusted') fail(1, `untrusted ${id} is in an authority channel`);
@@ -140,7 +217,6 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
         fail(mode === 'json' ? 4 : mode === 'tags+base64' ? 7 : 3, `${id} does not decode: ${String(error)}`);
         continue;
       }
-      const expected = expectedText(item, c);
       if (decoded !== expected.text) fail(3, `${id} does not round-trip`);
       if (mode === 'tags+base64') {
         const bytes = new TextEncoder().encode(expected.text);
@@ -158,10 +234,10 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
         fail(1, `the sentinel is inside ${id} in an authority channel`);
     }
   }
-  items.forEach((_, index) => {
-    const count = seen.get(`c${index + 1}`) ?? 0;
-    if (count !== 1) fail(2, `c${index + 1} is in ${count} regions, not exactly one`);
-  });
+  for (const id of expectedById.keys()) {
+    const count = seen.get(id) ?? 0;
+    if (count !== 1) fail(2, `${id} is in ${count} regions, not exactly one`);
+  }
   const removals = expectedRemovals(c);
   const warning = prompt.warnings.find((w) => w.code === 'prompt.characters_removed');
   const reported = warning ? Number(/Removed (\d+)/.exec(warning.message)?.[1]) : 0;
@@ -180,10 +256,21 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
   turns.forEach((turn, index) => {
     const message = prompt.messages[index + 1];
     const text = message?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
-    if (turn.role === 'assistant' && text !== turn.content) {
+    if (turn.role === 'assistant' && text !== (turn.content ?? '')) {
       failures.push({ invariant: 9, message: `assistant turn ${index + 1} changed` });
     }
-    if (text.includes(c.sentinel))
+    if (turn.role === 'assistant') {
+      const calls = message?.content.flatMap((b) => (b.type === 'tool_call' ? [b] : [])) ?? [];
+      const sent = calls.map((b) => ({ id: b.id, name: b.name, arguments: b.args }));
+      if (JSON.stringify(sent) !== JSON.stringify(turn.toolCalls ?? [])) {
+        failures.push({ invariant: 9, message: `the tool calls of turn ${index + 1} changed` });
+      }
+    }
+    if (turn.role === 'tool' && message?.call_id !== turn.toolCallId) {
+      failures.push({ invariant: 9, message: `tool turn ${index + 1} answers another call` });
+    }
+    // A tool result is the one turn that carries an untrusted item, inside its region.
+    if (turn.role !== 'tool' && text.includes(c.sentinel))
       failures.push({ invariant: 1, message: `turn ${index + 1} has the sentinel` });
   });
   return failures;

@@ -58,6 +58,13 @@ const cases: Case[] = [
     detail: /does not support JSON output/,
   },
   {
+    reason: 'capability',
+    says: 'cannot be made to call a tool when toolChoice forces one',
+    catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'workers-ai' }] }),
+    needs: { tools: true, forcedToolCall: true },
+    detail: /cannot be made to call a tool, and toolChoice requires a call/,
+  },
+  {
     reason: 'context_window',
     says: 'cannot fit the input in its window',
     model: { contextTokens: 1000 },
@@ -91,6 +98,22 @@ const cases: Case[] = [
 ];
 
 describe('planRequest exclusions', () => {
+  it('keeps a model that cannot force a tool call when the call is not forced', () => {
+    const catalog = {
+      ...catalogOf([simModel('m')]),
+      providers: [{ id: 'sim', kind: 'workers-ai' as const }],
+    };
+    const plan = planRequest({
+      policy: {},
+      needs: { ...needs, tools: true, forcedToolCall: false },
+      catalog,
+      notConfigured: configuredProviders(catalog, () => undefined),
+      health: noHealth,
+      left: unbounded,
+    });
+    expect(plan.attempts.map((a) => a.model)).toEqual(['m']);
+  });
+
   it.each(cases)('excludes a model that $says ($reason)', (c) => {
     const base = catalogOf([simModel('m', c.model)]);
     const catalog = c.catalog ? c.catalog(base) : base;

@@ -1,5 +1,6 @@
 import { httpAdapter } from '../shared/http-adapter';
 import { notSent, sendRequest } from '../shared/send-request';
+import { withSupportedSettings } from '../shared/supported-settings';
 import { toAnthropicBody } from './convert-request';
 import { classifyAnthropicFailure } from './parse-error';
 import { parseAnthropicResponse } from './parse-response';
@@ -10,24 +11,34 @@ const defaultBaseUrl = 'https://api.anthropic.com/v1';
 export const anthropicVersion = '2023-06-01';
 
 /** The Messages API, JSON and SSE. */
-export const anthropicAdapter = httpAdapter({
-  kind: 'anthropic',
-  send: (request, options, stream, context) => {
-    if (!options.apiKey) throw notSent(context, 'auth', 'No API key is configured for Anthropic.');
-    return sendRequest({
-      context,
-      url: `${(options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '')}/messages`,
-      headers: {
-        'x-api-key': options.apiKey,
-        'anthropic-version': anthropicVersion,
-        ...(stream && { accept: 'text/event-stream' }),
-      },
-      body: toAnthropicBody(request, options, stream),
-      options,
-      classify: classifyAnthropicFailure,
-    });
+export const anthropicAdapter = withSupportedSettings(
+  httpAdapter({
+    kind: 'anthropic',
+    send: (request, options, stream, context) => {
+      if (!options.apiKey) throw notSent(context, 'auth', 'No API key is configured for Anthropic.');
+      return sendRequest({
+        context,
+        url: `${(options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '')}/messages`,
+        headers: {
+          'x-api-key': options.apiKey,
+          'anthropic-version': anthropicVersion,
+          ...(stream && { accept: 'text/event-stream' }),
+        },
+        body: toAnthropicBody(request, options, stream),
+        options,
+        classify: classifyAnthropicFailure,
+      });
+    },
+    parse: parseAnthropicResponse,
+    streamParts: anthropicStreamParts,
+    toWireBody: (request, options) => toAnthropicBody(request, options, false),
+  }),
+  {
+    // Anthropic takes temperature in 0–1 only, not both temperature and top_p on current models, and no seed.
+    temperature: (settings) => (settings.temperature ?? 0) <= 1,
+    top_p: (settings) => settings.temperature === undefined,
+    stop: true,
+    seed: false,
+    parallel_tool_calls: true,
   },
-  parse: parseAnthropicResponse,
-  streamParts: anthropicStreamParts,
-  toWireBody: (request, options) => toAnthropicBody(request, options, false),
-});
+);

@@ -72,6 +72,7 @@ export function toAnthropicBody(
     messages: toWireMessages(request.messages),
   };
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.top_p !== undefined) body.top_p = settings.top_p;
   if (settings.stop && settings.stop.length > 0) body.stop_sequences = settings.stop;
   const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => ({
     name: tool.name,
@@ -88,8 +89,11 @@ export function toAnthropicBody(
   if (tools.length > 0) body.tools = tools;
   if (request.output && tools.length === 1) body.tool_choice = { type: 'tool', name: jsonToolName };
   else if (request.output) body.tool_choice = { type: 'any' };
-  else if (request.tool_choice !== undefined && tools.length > 0) {
-    body.tool_choice = toWireToolChoice(request.tool_choice, settings.parallel_tool_calls);
+  else if (
+    tools.length > 0 &&
+    (request.tool_choice !== undefined || settings.parallel_tool_calls === false)
+  ) {
+    body.tool_choice = toWireToolChoice(request.tool_choice ?? 'auto', settings.parallel_tool_calls);
   }
   if (stream) body.stream = true;
   return body;

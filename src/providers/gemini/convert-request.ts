@@ -65,7 +65,9 @@ export function toGeminiBody(request: ModelRequest): Record<string, unknown> {
   const generationConfig: Record<string, unknown> = {};
   if (settings.max_tokens !== undefined) generationConfig.maxOutputTokens = settings.max_tokens;
   if (settings.temperature !== undefined) generationConfig.temperature = settings.temperature;
+  if (settings.top_p !== undefined) generationConfig.topP = settings.top_p;
   if (settings.stop && settings.stop.length > 0) generationConfig.stopSequences = settings.stop;
+  if (settings.seed !== undefined) generationConfig.seed = settings.seed;
   if (request.output) {
     generationConfig.responseMimeType = 'application/json';
     generationConfig.responseSchema = toResponseSchema(request.output.schema);

@@ -54,7 +54,9 @@ export function toOpenAIBody(
     body[options.baseUrl === undefined ? 'max_completion_tokens' : 'max_tokens'] = settings.max_tokens;
   }
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  if (settings.top_p !== undefined) body.top_p = settings.top_p;
   if (settings.stop && settings.stop.length > 0) body.stop = settings.stop;
+  if (settings.seed !== undefined) body.seed = settings.seed;
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',

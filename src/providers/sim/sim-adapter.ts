@@ -53,10 +53,23 @@ function chooseTool(request: ModelRequest, prompt: string): ToolSpec | undefined
   const choice = request.tool_choice;
   if (choice === 'none' || tools.length === 0) return undefined;
   if (typeof choice === 'object') return tools.find((tool) => tool.name === choice.name);
+  // Once a tool's result is in the request the simulated agent has what it asked for and answers in
+  // text, so a caller's tool loop ends after one round unless a call is forced.
+  if (choice !== 'required' && request.messages.some((message) => message.role === 'tool')) return undefined;
   const named = tools.find((tool) =>
     new RegExp(`(^|[^A-Za-z0-9_-])${tool.name}($|[^A-Za-z0-9_-])`).test(prompt),
   );
   return named ?? (choice === 'required' ? tools[0] : undefined);
+}
+
+/** The text up to the first stop sequence it contains, as a model stops before emitting one. */
+function cutAtStop(text: string, stop: string[] | undefined): string {
+  let end = text.length;
+  for (const sequence of stop ?? []) {
+    const at = text.indexOf(sequence);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
 }
 
 /** Whether Valve's repair feedback (a system message after the model's own answer) is in the request. */
@@ -87,7 +100,7 @@ function answer(request: ModelRequest, model: string, script?: SimScript): Model
     ];
   } else {
     const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens. No model was called.`;
-    content = [{ type: 'text', text }];
+    content = [{ type: 'text', text: cutAtStop(text, request.settings?.stop) }];
   }
   const outputText = content.map((block) => JSON.stringify(block)).join('');
   const outputTokens = Math.min(

@@ -4,7 +4,14 @@ import { messageText, toolCallsOf } from '../shared/message-text';
 
 function toWireMessage(message: Message): Record<string, unknown> {
   const text = messageText(message);
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.call_id ?? '', content: text };
+  if (message.role === 'tool') {
+    return {
+      role: 'tool',
+      tool_call_id: message.call_id ?? '',
+      ...(message.tool !== undefined && { name: message.tool }),
+      content: text,
+    };
+  }
   const calls = message.role === 'assistant' ? toolCallsOf(message) : [];
   return {
     role: message.role,
@@ -29,7 +36,10 @@ export function toWorkersAiInputs(request: ModelRequest, stream: boolean): Recor
   const inputs: Record<string, unknown> = { messages: request.messages.map(toWireMessage) };
   if (settings.max_tokens !== undefined) inputs.max_tokens = settings.max_tokens;
   if (settings.temperature !== undefined) inputs.temperature = settings.temperature;
-  if (request.tools && request.tools.length > 0) {
+  if (settings.top_p !== undefined) inputs.top_p = settings.top_p;
+  if (settings.seed !== undefined) inputs.seed = settings.seed;
+  // The input has no tool_choice: `none` is kept by offering no tools (forced calls are not planned here).
+  if (request.tools && request.tools.length > 0 && request.tool_choice !== 'none') {
     inputs.tools = request.tools.map((tool) => ({
       type: 'function',
       function: {

@@ -5,6 +5,7 @@ import { type CallContext, fail } from '../shared/fail';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, transportFailure } from '../shared/send-request';
+import { withSupportedSettings } from '../shared/supported-settings';
 import { withinIdle } from '../shared/timeouts';
 import { toWorkersAiInputs } from './convert-request';
 import { classifyWorkersAiError } from './parse-error';
@@ -35,26 +36,36 @@ async function run(request: ModelRequest, options: CallOptions, stream: boolean)
 }
 
 /** Workers AI through the `AI` binding, only where the worker has one. */
-export const workersAiAdapter: ModelAdapter = {
-  kind: 'workers-ai',
-  async generate(request, options) {
-    const context = { provider: 'workers-ai', model: options.model };
-    return parseWorkersAiOutput(await run(request, options, false), request, context);
+export const workersAiAdapter: ModelAdapter = withSupportedSettings(
+  {
+    kind: 'workers-ai',
+    async generate(request, options) {
+      const context = { provider: 'workers-ai', model: options.model };
+      return parseWorkersAiOutput(await run(request, options, false), request, context);
+    },
+    async *stream(request, options): AsyncIterable<StreamPart> {
+      const context = { provider: 'workers-ai', model: options.model };
+      const output = await run(request, options, true);
+      if (!(output instanceof ReadableStream)) {
+        throw fail(context, {
+          kind: 'invalid_response',
+          message: 'Workers AI did not return a stream.',
+          dispatch: 'sent',
+        });
+      }
+      const events = readSse(output as ReadableStream<Uint8Array>, options.signal, options.idleTimeoutMs);
+      yield* guardStream(workersAiStreamParts(events, context), context, options);
+    },
+    toWireBody(request) {
+      return toWorkersAiInputs(request, false);
+    },
   },
-  async *stream(request, options): AsyncIterable<StreamPart> {
-    const context = { provider: 'workers-ai', model: options.model };
-    const output = await run(request, options, true);
-    if (!(output instanceof ReadableStream)) {
-      throw fail(context, {
-        kind: 'invalid_response',
-        message: 'Workers AI did not return a stream.',
-        dispatch: 'sent',
-      });
-    }
-    const events = readSse(output as ReadableStream<Uint8Array>, options.signal, options.idleTimeoutMs);
-    yield* guardStream(workersAiStreamParts(events, context), context, options);
+  {
+    // The text-generation input has no stop sequences and no parallel switch; its seed starts at 1.
+    temperature: true,
+    top_p: true,
+    stop: false,
+    seed: (settings) => (settings.seed ?? 1) >= 1,
+    parallel_tool_calls: false,
   },
-  toWireBody(request) {
-    return toWorkersAiInputs(request, false);
-  },
-};
+);
