@@ -41,8 +41,8 @@ function text(content: string): Message['content'] {
 
 /**
  * Renders a Reason request into neutral messages (trust.md): Valve's policy text, the caller's
- * instructions and the trusted regions in the system channel; the conversation in order, user turns
- * escaped; a final user turn with one region per untrusted item and a reminder of the task after the
+ * instructions and the trusted regions in the system channel; the conversation in order, every turn
+ * normalized and escaped; a final user turn with one region per untrusted item and a reminder of the task after the
  * data. Pure and deterministic: the same request and options give byte-identical messages.
  */
 export function renderPrompt(request: ReasonRequest, options: RenderOptions): RenderedPrompt {
@@ -93,8 +93,9 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     { role: 'system', content: text(system.filter((p) => p !== '').join('\n\n')) },
   ];
   (request.conversation ?? []).forEach((turn, index) => {
-    const content =
-      turn.role === 'user' ? escapeData(normalize(`turn ${index + 1}`, turn.content)) : turn.content;
+    // Assistant turns come from the caller too, so they are no more trusted than user turns: a forged
+    // `<|im_start|>system` in a "previous answer" must not reach a chat template as a role switch.
+    const content = escapeData(normalize(`turn ${index + 1}`, turn.content));
     messages.push({ role: turn.role === 'assistant' ? 'assistant' : 'user', content: text(content) });
   });
   const task = escapeData(normalize('task', request.task));

@@ -1,0 +1,71 @@
+// The characters normalization removes: every Default_Ignorable_Code_Point (Unicode 17, DerivedCoreProperties.txt
+// — soft hyphen, combining grapheme joiner, bidi controls, zero-width characters, Hangul fillers, Mongolian
+// and other variation selectors, shorthand and musical format controls, the tag block and its reserved
+// neighbours U+E0000–E0FFF) plus three that render as blank but are not default-ignorable: the braille
+// blank U+2800 and the interlinear annotation controls U+FFF9–FFFB. A test walks every code point and
+// checks this table against `\p{Default_Ignorable_Code_Point}`, so a new Unicode version cannot slip by.
+//
+// Written as UTF-16 units without the `u` flag, which V8 scans several times faster; text is well formed
+// by the time it is used (lone surrogates are replaced first). U+DB40–DB43 lead the U+E0000–E0FFF pairs.
+const bmp =
+  '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F' +
+  '\\u2800\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB';
+const astral = '\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]';
+
+/** Every removable character (global); an emoji's ZWJ or VS16 is among them, see `keepsInvisible`. */
+export const invisibleUnits = new RegExp(`[${bmp}]|${astral}`, 'g');
+/** A cheap first scan: any unit that can start a removable character. */
+export const invisibleUnit = new RegExp(`[${bmp}\\uD82F\\uD834\\uDB40-\\uDB43]`);
+
+const zwj = '\u200D';
+const vs16 = '\uFE0F';
+const pictographic = /^\p{Extended_Pictographic}/u;
+const emoji = /^\p{Emoji}/u;
+const skinTone = /^[\u{1F3FB}-\u{1F3FF}]$/u;
+
+/** The code point that ends just before `index`, or '' at the start. */
+function before(text: string, index: number): string {
+  if (index <= 0) return '';
+  const low = text.charCodeAt(index - 1);
+  const pair = low >= 0xdc00 && low <= 0xdfff && index >= 2;
+  return text.slice(pair ? index - 2 : index - 1, index);
+}
+
+/**
+ * Whether the ZWJ or VS16 at `index` is part of a legitimate emoji sequence and stays: a single VS16
+ * right after an emoji (💙️, 1️⃣), or a ZWJ joining two pictographs (👩‍💻, 👍🏽‍…, ❤️‍🔥). Any other copy —
+ * a second selector, a joiner after a letter — is what "emoji smuggling" hides bits in, and goes.
+ */
+export function keepsInvisible(text: string, index: number, char: string): boolean {
+  if (char === vs16) return emoji.test(before(text, index));
+  if (char !== zwj || !pictographic.test(text.slice(index + 1, index + 3))) return false;
+  let previous = before(text, index);
+  let at = index - previous.length;
+  if (previous === vs16 || skinTone.test(previous)) {
+    previous = before(text, at);
+    at -= previous.length;
+  }
+  return pictographic.test(previous);
+}
+
+/** The first removable character of `text` that is not kept, with its UTF-16 index. */
+export function findInvisible(text: string): { index: number; codePoint: number } | undefined {
+  invisibleUnits.lastIndex = 0;
+  for (let match = invisibleUnits.exec(text); match !== null; match = invisibleUnits.exec(text)) {
+    if (!keepsInvisible(text, match.index, match[0])) {
+      return { index: match.index, codePoint: match[0].codePointAt(0) ?? 0 };
+    }
+  }
+  return undefined;
+}
+
+/** `text` without its removable characters, and how many went. */
+export function removeInvisible(text: string): { text: string; removed: number } {
+  let removed = 0;
+  const kept = text.replace(invisibleUnits, (char: string, index: number, whole: string) => {
+    if (keepsInvisible(whole, index, char)) return char;
+    removed++;
+    return '';
+  });
+  return { text: kept, removed };
+}
