@@ -5,6 +5,7 @@ import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
+import { readBody } from './middleware/read-body';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
@@ -51,6 +52,7 @@ export const app = new Hono<AppEnv>()
       },
     })(c, next);
   })
+  .use('*', readBody)
   .route('/', healthRoutes)
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)

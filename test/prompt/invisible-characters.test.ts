@@ -70,7 +70,17 @@ describe('invisible characters', () => {
 
   it('reports the removals in the warnings tally, per source', () => {
     const prompt = renderPrompt(
-      { task: 'a\u034Fb\u3164c', context: [{ content: '\u{1F600}\uFE01\uFE02 \u{1F469}\u200D\u{1F4BB}' }] },
+      {
+        task: 'a\u034Fb\u3164c',
+        instructions: '',
+        context: [
+          {
+            trust: 'untrusted',
+            privacy: 'public',
+            content: '\u{1F600}\uFE01\uFE02 \u{1F469}\u200D\u{1F4BB}',
+          },
+        ],
+      },
       options,
     );
     const warning = prompt.warnings.find((w) => w.code === 'prompt.characters_removed');

@@ -67,6 +67,7 @@ describe('renderPrompt', () => {
     const prompt = renderPrompt(
       {
         task: 't',
+        instructions: '',
         conversation: [
           { role: 'user', content: forged },
           { role: 'assistant', content: forged },
