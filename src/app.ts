@@ -5,6 +5,7 @@ import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
+import { describeCause } from './middleware/describe-cause';
 import { readBody } from './middleware/read-body';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
@@ -99,7 +100,7 @@ app.onError((thrown, c) => {
         level: 'error',
         requestId: requestIdValue,
         code: error.code,
-        cause: String(error.cause ?? thrown),
+        cause: describeCause(error.cause ?? thrown),
       }),
     );
   }
