@@ -16,8 +16,8 @@ import { streamReason } from '../reason/stream-reason';
 import { usageOfFailure, usageOfResponse } from '../reason/to-usage-record';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import { releaseClaim } from '../storage/receipts';
-import { acceptsJson, framingFor } from '../streaming/frame-event';
 import type { StreamEvent } from '../streaming/stream-events';
+import { chooseFraming } from './choose-framing';
 import { reasonContextOf } from './reason-deps';
 import { runInBackground } from './run-in-background';
 import { endOf, streamResponse } from './stream-response';
@@ -36,9 +36,9 @@ export const reasonRoutes = new Hono<AppEnv>().post(
   requireJson,
   validJson(reasonRequestSchema),
   async (c) => {
-    const accept = c.req.header('Accept');
-    const framing = framingFor(accept);
-    if (!framing && !acceptsJson(accept)) {
+    const answer = chooseFraming(c.req.header('Accept'));
+    const framing = answer === 'json' ? undefined : answer;
+    if (answer === undefined) {
       throw new ApiError(
         'request.not_acceptable',
         'POST /v1/reason answers application/json, text/event-stream or application/x-ndjson.',
