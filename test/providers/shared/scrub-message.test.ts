@@ -68,7 +68,7 @@ describe('scrubProviderMessage', () => {
     const long = `boom\n\u0000${'word '.repeat(5000)}`;
     const once = scrubProviderMessage(long);
     expect(once.length).toBeLessThanOrEqual(maxMessageChars);
-    expect(once).not.toMatch(/[\n\u0000]/);
+    expect(once.includes('\n') || once.includes('\u0000')).toBe(false);
     expect(scrubProviderMessage(once)).toBe(once);
     expect(scrubProviderMessage('')).toBe('The provider gave no usable message.');
   });
