@@ -26,6 +26,24 @@ const pictographic = /^\p{Extended_Pictographic}/u;
 const emoji = /^\p{Emoji}/u;
 const skinTone = /^[\u{1F3FB}-\u{1F3FF}]$/u;
 
+// The only emoji that use tag characters: the RGI subdivision flags of England, Scotland and Wales
+// (black flag, tag letters, cancel tag). Any other run of tags is hidden ASCII and goes.
+const tagFlags = ['gbeng', 'gbsct', 'gbwls'].map(
+  (code) =>
+    `\u{1F3F4}${[...code].map((letter) => String.fromCodePoint(0xe0000 + letter.charCodeAt(0))).join('')}\u{E007F}`,
+);
+
+/** Whether the tag character at `index` belongs to one of the three subdivision flags. */
+function inTagFlag(text: string, index: number): boolean {
+  for (const flag of tagFlags) {
+    // The flag's tag characters are surrogate pairs at offsets 2, 4, … 12 of its 14 units.
+    for (let offset = 2; offset < flag.length; offset += 2) {
+      if (text.startsWith(flag, index - offset)) return true;
+    }
+  }
+  return false;
+}
+
 /** The code point that ends just before `index`, or '' at the start. */
 function before(text: string, index: number): string {
   if (index <= 0) return '';
@@ -35,11 +53,13 @@ function before(text: string, index: number): string {
 }
 
 /**
- * Whether the ZWJ or VS16 at `index` is part of a legitimate emoji sequence and stays: a single VS16
- * right after an emoji (💙️, 1️⃣), or a ZWJ joining two pictographs (👩‍💻, 👍🏽‍…, ❤️‍🔥). Any other copy —
+ * Whether the ZWJ, VS16 or tag character at `index` is part of a legitimate emoji sequence and stays:
+ * a single VS16 right after an emoji (💙️, 1️⃣), a ZWJ joining two pictographs (👩‍💻, ❤️‍🔥), or the tags
+ * of the England, Scotland and Wales flags. Any other copy —
  * a second selector, a joiner after a letter — is what "emoji smuggling" hides bits in, and goes.
  */
 export function keepsInvisible(text: string, index: number, char: string): boolean {
+  if (char.charCodeAt(0) === 0xdb40) return inTagFlag(text, index);
   if (char === vs16) return emoji.test(before(text, index));
   if (char !== zwj || !pictographic.test(text.slice(index + 1, index + 3))) return false;
   let previous = before(text, index);
