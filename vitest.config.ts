@@ -32,6 +32,8 @@ export default defineConfig({
             },
           }),
         ],
+        // In CI the shared test vectors are present, so their tests must run, not skip (test/shared-data.ts).
+        define: { __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') },
         test: {
           name: 'workers',
           include: ['test/**/*.test.ts'],

@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError, toApiError } from './errors';
+import { describeCause } from './middleware/describe-cause';
+import { readBody } from './middleware/read-body';
+import { requestIds } from './middleware/request-ids';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
@@ -32,7 +34,7 @@ export const app = new Hono<AppEnv>()
     c.set('arrivedAt', performance.now());
     await next();
   })
-  .use('*', requestId({ headerName: 'X-Request-Id' }))
+  .use('*', requestIds)
   .use('*', async (c, next) => {
     const maxSize = Number(c.env.MAX_BODY_BYTES) || defaultMaxBodyBytes;
     return bodyLimit({
@@ -44,6 +46,7 @@ export const app = new Hono<AppEnv>()
       },
     })(c, next);
   })
+  .use('*', readBody)
   .route('/', healthRoutes)
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
@@ -75,8 +78,9 @@ app.onError((thrown, c) => {
       JSON.stringify({
         level: 'error',
         requestId: requestIdValue,
+        correlationId: c.var.correlationId,
         code: error.code,
-        cause: String(error.cause ?? thrown),
+        cause: describeCause(error.cause ?? thrown),
       }),
     );
   }

@@ -19,5 +19,7 @@ export interface AppEnv {
     caller: Caller;
     /** performance.now() when the request arrived: maxLatencyMs counts from here, auth and limits included. */
     arrivedAt: number;
+    /** The caller's own id for this request (`X-Correlation-Id`), validated; never Valve's requestId. */
+    correlationId?: string;
   };
 }

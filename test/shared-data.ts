@@ -1,14 +1,32 @@
 /// <reference types="vite/client" />
 // Test vectors read from ../shared/data/ (beside every clone; see its README for upstreams and
 // licences). They are never copied into the repository: where the folder is absent the globs are
-// empty and the vector tests skip, while the known-answer tests kept inline still run.
+// empty and the vector tests skip, while the known-answer tests kept inline still run. In CI
+// (`CI=true`, where the folder is always present) an empty folder fails every file that imports
+// this one instead, so the vectors can never stop running unnoticed.
 
 type RawFiles = Record<string, string>;
 
-function relative(files: RawFiles, folder: string): RawFiles {
+/** Set by vitest.config.ts: true when `CI=true`. */
+declare const __REQUIRE_SHARED_DATA__: boolean | undefined;
+
+export const requireSharedData = typeof __REQUIRE_SHARED_DATA__ === 'boolean' && __REQUIRE_SHARED_DATA__;
+
+/** The files of one vector folder keyed by their path inside it; an empty folder is an error in CI. */
+export function vectorFolder(files: RawFiles, folder: string, required = requireSharedData): RawFiles {
   const prefix = `../../shared/data/${folder}/`;
-  return Object.fromEntries(Object.entries(files).map(([path, text]) => [path.slice(prefix.length), text]));
+  const found = Object.fromEntries(
+    Object.entries(files).map(([path, text]) => [path.slice(prefix.length), text]),
+  );
+  if (required && Object.keys(found).length === 0) {
+    throw new Error(
+      `CI=true but ../shared/data/${folder}/ has no files: its vector tests would skip silently. Check out the shared data beside the repository.`,
+    );
+  }
+  return found;
 }
+
+const relative = vectorFolder;
 
 /** RFC 8785 vectors, keyed 'input/arrays.json', 'output/arrays.json', 'outhex/arrays.txt', … */
 export const jcsFiles = relative(

@@ -32,8 +32,16 @@ export const capabilitySchema = z.strictObject({
 });
 export type Capability = z.infer<typeof capabilitySchema>;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
+const oneLine = /^[^\x00-\x1F\x7F-\x9F\u2028\u2029]*$/;
+
 export const contextItemSchema = z.strictObject({
-  label: z.string().max(256).optional(),
+  // A label is written inside the region's opening tag, which must stay one line.
+  label: z
+    .string()
+    .max(256)
+    .regex(oneLine, 'a label must be one line: no newline, tab or other control character')
+    .optional(),
   trust: z.enum(['trusted', 'untrusted']),
   privacy: messageLevelSchema,
   content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),

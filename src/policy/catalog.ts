@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { messageLevelSchema, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../model/model-error';
 import { providerKinds } from '../model/provider-kind';
+import {
+  providerKeyNamePattern,
+  providerKeyNameProblem,
+  providerKeyNameRule,
+  valveOwnNames,
+} from './provider-key-name';
 
 // The model catalog (README "Choosing a model"): providers and the models they serve, validated on load.
 
@@ -12,10 +18,16 @@ export const catalogProviderSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/),
   kind: z.enum(providerKinds),
   baseUrl: z.url().optional(),
-  /** The name of the secret holding this provider's key; a provider whose key is unset is `not_configured`. */
+  /**
+   * The name of the secret holding this provider's key; a provider whose key is unset is `not_configured`.
+   * OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or PROVIDER_…, and never one of Valve's own secrets.
+   */
   apiKeyEnv: z
     .string()
-    .regex(/^[A-Z][A-Z0-9_]*$/)
+    .regex(providerKeyNamePattern, providerKeyNameRule)
+    .refine((name) => !valveOwnNames.has(name), {
+      error: (issue) => providerKeyNameProblem(String(issue.input)),
+    })
     .optional(),
   /** The Worker binding this provider needs (Workers AI: `AI`); a provider whose binding is absent is `not_configured`. */
   binding: z

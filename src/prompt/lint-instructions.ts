@@ -1,6 +1,6 @@
 import { ApiError } from '../errors';
 import { chatTemplateTokenPattern } from './chat-template-tokens';
-import { invisiblePattern } from './normalize-text';
+import { findInvisible } from './invisible-characters';
 
 // Instructions are trusted and go into the system channel unescaped, so they must not carry anything
 // that could open a region, switch roles in a chat template, or hide text from a human reviewer.
@@ -14,10 +14,9 @@ function firstReason(text: string): string | undefined {
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     return `instructions contain a control character (U+${code}) at index ${control.index}`;
   }
-  invisiblePattern.lastIndex = 0;
-  const invisible = invisiblePattern.exec(text);
+  const invisible = findInvisible(text);
   if (invisible) {
-    const code = invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    const code = invisible.codePoint.toString(16).toUpperCase().padStart(4, '0');
     return `instructions contain an invisible or bidi control character (U+${code}) at index ${invisible.index}`;
   }
   chatTemplateTokenPattern.lastIndex = 0;

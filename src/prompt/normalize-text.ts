@@ -1,8 +1,9 @@
 import { chatTemplateTokenPattern, neutralizeToken } from './chat-template-tokens';
+import { invisibleUnit, removeInvisible } from './invisible-characters';
 
 /** What normalization changed in one text, for the response's warnings. */
 export interface NormalizeCounts {
-  /** Unicode tag characters, bidi controls, zero-width and invisible format characters removed. */
+  /** Default-ignorable and blank characters removed (see `invisible-characters.ts`). */
   removed: number;
   /** Chat-template tokens neutralized. */
   neutralized: number;
@@ -14,16 +15,6 @@ export interface NormalizedText extends NormalizeCounts {
   text: string;
 }
 
-// Tag characters U+E0000–E007F; bidi controls U+061C, U+202A–202E, U+2066–2069; zero-width and
-// invisible format characters U+00AD, U+180E, U+200B–200F, U+2060–2064, U+206A–206F, U+FEFF, U+FFF9–FFFB.
-export const invisiblePattern =
-  /[\u{E0000}-\u{E007F}\u061C\u202A-\u202E\u2066-\u2069\u00AD\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB]/gu;
-// The same set in UTF-16 units without the `u` flag (tag characters are U+DB40 U+DC00–DC7F), which
-// V8 scans several times faster; text is well formed by the time it is used.
-const invisibleUnits =
-  /[\u061C\u202A-\u202E\u2066-\u2069\u00AD\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDC7F]/g;
-const invisibleUnit =
-  /[\u061C\u202A-\u202E\u2066-\u2069\u00AD\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB\uDB40]/;
 const bracketToken = /\[\/?[A-Za-z_]{3,15}\]/;
 const turnToken = /_of_turn>/i;
 
@@ -75,10 +66,9 @@ export function normalizeText(input: string, strip?: string): NormalizedText {
   }
   if (wide) {
     if (invisibleUnit.test(text)) {
-      text = text.replace(invisibleUnits, () => {
-        removed++;
-        return '';
-      });
+      const stripped = removeInvisible(text);
+      text = stripped.text;
+      removed += stripped.removed;
     }
     if (strip !== undefined && text.includes(strip)) {
       const parts = text.split(strip);

@@ -43,8 +43,8 @@ function text(content: string): Message['content'] {
 
 /**
  * Renders a Reason request into neutral messages (README "How Valve keeps instructions apart from context"): Valve's policy text, the caller's
- * instructions and the trusted regions in the system channel; the conversation in order, user turns
- * escaped, tool results as untrusted regions in the tool channel, tool calls in the assistant's; a final user turn with one region per untrusted item and a reminder of the task after the
+ * instructions and the trusted regions in the system channel; the conversation in order, every user and
+ * assistant turn normalized and escaped, tool results as untrusted regions in the tool channel, tool calls in the assistant's; a final user turn with one region per untrusted item and a reminder of the task after the
  * data. Pure and deterministic: the same request and options give byte-identical messages.
  */
 export function renderPrompt(request: ReasonRequest, options: RenderOptions): RenderedPrompt {
@@ -115,9 +115,12 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
       });
       return;
     }
-    // The model's own earlier output, as it was: its text, and its calls in the provider's tool-call
-    // channel (never a system part), with the arguments as the structured value the model produced.
-    const content: Message['content'] = turn.content === undefined ? [] : text(turn.content);
+    // Assistant turns come from the caller too, so they are no more trusted than user turns: a forged
+    // `<|im_start|>system` in a "previous answer" must not reach a chat template as a role switch. Its
+    // calls go in the provider's tool-call channel (never a system part), with the arguments as the
+    // structured value the model produced.
+    const content: Message['content'] =
+      turn.content === undefined ? [] : text(escapeData(normalize(`turn ${index + 1}`, turn.content)));
     for (const call of turn.toolCalls ?? []) {
       callNames.set(call.id, call.name);
       content.push({ type: 'tool_call', id: call.id, name: call.name, args: call.arguments });

@@ -7,7 +7,7 @@ import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
 import { serveAnswer, serveEvents } from '../reason/serve-reason';
-import { acceptsJson, framingFor } from '../streaming/frame-event';
+import { chooseFraming } from './choose-framing';
 import { serveDepsOf } from './reason-deps';
 import { streamBody, streamHeaders } from './stream-response';
 
@@ -23,8 +23,9 @@ export const reasonRoutes = new Hono<AppEnv>().post(
   requireJson,
   validJson(reasonRequestSchema),
   async (c, next) => {
-    const framing = framingFor(c.req.header('Accept'));
-    if (!framing) return next();
+    const answer = chooseFraming(c.req.header('Accept'));
+    if (answer === undefined || answer === 'json') return next();
+    const framing = answer;
     const served = await serveEvents(c.req.valid('json'), serveDepsOf(c));
     const replayed = served.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
     return new Response(streamBody(served.events, framing, served.abort), {
@@ -33,7 +34,7 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     });
   },
   async (c) => {
-    if (!acceptsJson(c.req.header('Accept'))) {
+    if (chooseFraming(c.req.header('Accept')) === undefined) {
       throw new ApiError(
         'request.not_acceptable',
         'POST /v1/reason answers application/json, text/event-stream or application/x-ndjson.',

@@ -7,8 +7,10 @@ import type {
 import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
+import { escapeData } from '../../src/prompt/escape-data';
+import { findInvisible, removeInvisible } from '../../src/prompt/invisible-characters';
 import { normalizeContent } from '../../src/prompt/normalize-content';
-import { invisiblePattern, normalizeText } from '../../src/prompt/normalize-text';
+import { normalizeText } from '../../src/prompt/normalize-text';
 import { parseRegions } from '../../src/prompt/parse-regions';
 import type { RenderedPrompt, RenderOptions } from '../../src/prompt/render-prompt';
 import { truncateText } from '../../src/prompt/truncate-text';
@@ -162,16 +164,16 @@ function expectedText(item: ContextItem, c: RenderCase): { text: string; truncat
 function expectedRemovals(c: RenderCase): number {
   const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
   const count = (text: string) =>
-    (text.match(invisiblePattern)?.length ?? 0) + (mark === undefined ? 0 : text.split(mark).length - 1);
+    removeInvisible(text).removed + (mark === undefined ? 0 : text.split(mark).length - 1);
   let total = count(c.request.task);
   for (const item of c.request.context ?? []) {
     total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
     if (item.label !== undefined) total += count(item.label);
   }
   for (const turn of c.request.conversation ?? []) {
-    if (turn.role === 'user') total += count(turn.content);
     if (turn.role === 'tool')
       total += count(typeof turn.content === 'string' ? turn.content : JSON.stringify(turn.content));
+    else if (turn.content !== undefined) total += count(turn.content);
   }
   return total;
 }
@@ -226,8 +228,7 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
         }
       }
       if ((region.attributes.truncated === 'true') !== expected.truncated) fail(14, `${id} truncation flag`);
-      invisiblePattern.lastIndex = 0;
-      if (invisiblePattern.test(decoded) || invisiblePattern.test(region.body)) {
+      if (findInvisible(decoded) || findInvisible(region.body)) {
         fail(8, `${id} keeps an invisible or bidi character`);
       }
       if (authority && decoded.includes(c.sentinel))
@@ -256,8 +257,12 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
   turns.forEach((turn, index) => {
     const message = prompt.messages[index + 1];
     const text = message?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
-    if (turn.role === 'assistant' && text !== (turn.content ?? '')) {
-      failures.push({ invariant: 9, message: `assistant turn ${index + 1} changed` });
+    const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
+    if (turn.role !== 'tool' && text !== escapeData(normalizeText(turn.content ?? '', mark).text)) {
+      failures.push({
+        invariant: 9,
+        message: `${turn.role} turn ${index + 1} is not normalized and escaped`,
+      });
     }
     if (turn.role === 'assistant') {
       const calls = message?.content.flatMap((b) => (b.type === 'tool_call' ? [b] : [])) ?? [];

@@ -7,6 +7,7 @@ import { ApiError } from '../../src/errors';
 import { catalogSchema } from '../../src/policy/catalog';
 import { defaultCatalog } from '../../src/policy/default-catalog';
 import { CatalogError, loadCatalog, parseCatalog } from '../../src/policy/load-catalog';
+import { providerKeyNameProblem, valveOwnNames } from '../../src/policy/provider-key-name';
 
 // schemas/catalog.schema.json and schemas/discovery.schema.json are generated from the zod schemas;
 // to regenerate after changing one, run: npx vitest run --project workers test/policy/catalog.test.ts -u
@@ -59,6 +60,49 @@ describe('the catalog', () => {
     expect(paths).toEqual(expect.arrayContaining(['models.0.priceUsdPerMTok.input', 'models.1']));
     expect((error as CatalogError).message).toMatch(/at models\.0\.priceUsdPerMTok\.input/);
     expect(() => loadCatalog('{not json')).toThrow(ApiError);
+  });
+
+  it('refuses an apiKeyEnv that names one of Valve’s own secrets or any name outside the provider rule', () => {
+    const withKey = (apiKeyEnv: string) =>
+      JSON.stringify({
+        providers: [{ id: 'evil', kind: 'openai', baseUrl: 'https://attacker.example/v1', apiKeyEnv }],
+        models: [{ ...defaultCatalog.models[0], provider: 'evil' }],
+      });
+    for (const name of [...valveOwnNames, 'STRIPE_API_KEY', 'VALVE_API_KEY', 'HOME']) {
+      let error: unknown;
+      try {
+        parseCatalog(withKey(name));
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, name).toBeInstanceOf(CatalogError);
+      const issues = (error as CatalogError).issues.filter((i) => i.path === 'providers.0.apiKeyEnv');
+      expect(issues.length, name).toBeGreaterThan(0);
+      expect(issues.map((i) => i.message).join(' ')).toContain('PROVIDER_');
+    }
+    const own = (() => {
+      try {
+        parseCatalog(withKey('ADMIN_TOKEN'));
+      } catch (thrown) {
+        return (thrown as CatalogError).message;
+      }
+      return '';
+    })();
+    expect(own).toContain("ADMIN_TOKEN is one of Valve's own secrets");
+    const validator = new Validator(catalogJsonSchema as object, '2020-12', false);
+    expect(validator.validate(JSON.parse(withKey('ADMIN_TOKEN'))).valid).toBe(false);
+    expect(validator.validate(JSON.parse(withKey('PROVIDER_VLLM_KEY'))).valid).toBe(true);
+  });
+
+  it('keeps the default catalog key names and PROVIDER_ names working', () => {
+    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDER_VLLM_KEY']) {
+      expect(providerKeyNameProblem(name)).toBeUndefined();
+    }
+    expect(defaultCatalog.providers.map((p) => p.apiKeyEnv).filter(Boolean)).toEqual([
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'GEMINI_API_KEY',
+    ]);
   });
 
   it('uses the embedded default when VALVE_CATALOG is empty', () => {

@@ -92,8 +92,8 @@ const cases: Case[] = [
   {
     reason: 'not_configured',
     says: 'belongs to a provider without its key',
-    catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'sim', apiKeyEnv: 'SIM_KEY' }] }),
-    detail: /set the SIM_KEY secret/,
+    catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'sim', apiKeyEnv: 'PROVIDER_SIM_KEY' }] }),
+    detail: /set the PROVIDER_SIM_KEY secret/,
   },
 ];
 

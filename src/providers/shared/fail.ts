@@ -1,6 +1,7 @@
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
 import { modelFailure, readModelError } from '../model-error';
+import { type ScrubContext, scrubProviderMessage } from './scrub-message';
 
 /** Which adapter and model a failure belongs to. */
 export interface CallContext {
@@ -8,11 +9,23 @@ export interface CallContext {
   model: string;
 }
 
-/** A classified failure of this call, as Valve's one error type (`model.<kind>`). */
-export function fail(context: CallContext, error: Omit<ModelError, 'provider' | 'model'>): ModelCallError {
-  const fields = Object.entries({ ...error, provider: context.provider, model: context.model }).filter(
-    ([, value]) => value !== undefined,
-  );
+/**
+ * A classified failure of this call, as Valve's one error type (`model.<kind>`): the one place a
+ * provider failure is built, so its message is always scrubbed (keys, Valve's prompt, echoed
+ * request text) and bounded before a caller or a log can see it.
+ */
+export function fail(
+  context: CallContext,
+  error: Omit<ModelError, 'provider' | 'model'>,
+  scrub: ScrubContext = {},
+): ModelCallError {
+  const message = scrubProviderMessage(error.message, scrub);
+  const fields = Object.entries({
+    ...error,
+    message,
+    provider: context.provider,
+    model: context.model,
+  }).filter(([, value]) => value !== undefined);
   return modelFailure(Object.fromEntries(fields) as unknown as ModelError);
 }
 

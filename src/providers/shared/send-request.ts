@@ -3,6 +3,7 @@ import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
 import { type CallContext, fail, withFields } from './fail';
 import { parseRetryAfterMs } from './retry-after';
+import { stringsOf } from './scrub-message';
 import { IdleTimeoutError, withinIdle } from './timeouts';
 
 /** An upstream answer with a non-2xx status, handed to the provider's classifier. */
@@ -105,14 +106,21 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
   if (response.ok) return response;
   const failure = await readFailure(response, options);
   const classified = request.classify(failure);
-  throw fail(context, {
-    ...classified,
-    status: response.status,
-    retry_after_ms: classified.retry_after_ms ?? parseRetryAfterMs(response.headers),
-    request_id: requestIdOf(response.headers),
-    dispatch: 'sent',
-    emitted_deltas: false,
-  });
+  // Providers echo what they were sent (a prompt too long, a bad field): none of it goes back out.
+  const credentials = Object.entries(request.headers).filter(([name]) => /auth|key|token/i.test(name));
+  const keys = [options.apiKey, ...credentials.map(([, value]) => value)].filter((k): k is string => !!k);
+  throw fail(
+    context,
+    {
+      ...classified,
+      status: response.status,
+      retry_after_ms: classified.retry_after_ms ?? parseRetryAfterMs(response.headers),
+      request_id: requestIdOf(response.headers),
+      dispatch: 'sent',
+      emitted_deltas: false,
+    },
+    { keys, sent: stringsOf(request.body) },
+  );
 }
 
 /** Reads a 2xx JSON body; a cut body is `network`, a body that is not JSON is `invalid_response`. */

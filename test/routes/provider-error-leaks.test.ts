@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Catalog } from '../../src/policy/catalog';
+import { createKey } from '../helpers/api';
+import { simModel } from '../helpers/catalog-fixtures';
+import { callWithCatalog } from '../helpers/with-catalog';
+
+// A provider that answers an error quoting everything it was sent: the key, Valve's system policy
+// with its canary and nonce, and the caller's confidential content. None of it may come back to the
+// caller (error body, trace) or reach the server log.
+
+const apiKey = 'sk-proj-LeakyKey0123456789abcdefghij';
+const content = 'Patient Jane Roe, born 1961-04-12, diagnosis withheld from her employer.';
+
+const catalog: Catalog = {
+  providers: [{ id: 'openai', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
+  models: [simModel('gpt-echo', { provider: 'openai', simulate: undefined })],
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('a provider error that quotes the request', () => {
+  for (const status of [400, 500]) {
+    it(`(${status}) reaches neither the caller nor the log with the key, the policy or the content`, async () => {
+      const { key } = await createKey('leaky');
+      const secrets: string[] = [apiKey, content, 'Jane Roe', 'Valve prompt policy'];
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+        const wire = String(init?.body);
+        const nonce = /data-([0-9a-f]{32})/.exec(wire)?.[1];
+        const canary = /canary ([0-9a-f]{16})/.exec(wire)?.[1];
+        if (nonce) secrets.push(nonce);
+        if (canary) secrets.push(canary);
+        const auth = new Headers(init?.headers).get('authorization') ?? '';
+        const message = `Bad request from ${auth}: ${wire}`;
+        return Response.json({ error: { message, type: 'invalid_request_error', code: null } }, { status });
+      });
+      const logged: string[] = [];
+      for (const level of ['log', 'info', 'warn', 'error'] as const) {
+        vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+          logged.push(args.map(String).join(' '));
+        });
+      }
+      const { res, settled } = await callWithCatalog(
+        catalog,
+        '/v1/reason',
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+          body: JSON.stringify({
+            task: 'summarize',
+            instructions: 'Summarize the record.',
+            context: [{ trust: 'untrusted', privacy: 'internal', content }],
+            modelPolicy: { allowFallback: false },
+          }),
+        },
+        { OPENAI_API_KEY: apiKey },
+      );
+      await settled();
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const body = await res.text();
+      expect(body).toContain('Bad request from');
+      expect(secrets.length).toBeGreaterThanOrEqual(6);
+      for (const secret of secrets) {
+        expect(body, `error body has ${secret}`).not.toContain(secret);
+        for (const line of logged) expect(line, `log has ${secret}`).not.toContain(secret);
+      }
+    });
+  }
+});
