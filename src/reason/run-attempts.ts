@@ -124,7 +124,7 @@ function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () 
  * exceed the money left, or that cannot answer in the time left, is skipped with its reason. Each
  * attempt gets an abort signal for the time left. After a failure, decideRetry says whether to retry
  * the same model (after a backoff or Retry-After that fits), fail over, or stop. Throws the last
- * model error, or `policy.budget_exhausted`, with the decision trace in its details.
+ * model error, or `policy.budget_exhausted`, as an AttemptsFailedError carrying the decision trace.
  */
 export async function runAttempts<T>(
   plan: Plan,
