@@ -6,9 +6,8 @@ const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
 
 export function formatReport(report: VerifyReport): string {
   const lines: string[] = [];
-  lines.push(
-    `valve-verify: receipt ${report.receiptId ?? '(unknown)'}: ${report.ok ? 'VERIFIED' : 'NOT VERIFIED'}`,
-  );
+  lines.push(`valve-verify: receipt ${report.receiptId ?? '(unknown)'}: ${report.verdict.toUpperCase()}`);
+  if (report.typ !== null) lines.push(`  format     ${report.typ}`);
   if (report.issuer !== null) lines.push(`  issuer     ${report.issuer}`);
   if (report.issuedAt !== null) {
     lines.push(`  issued at  ${new Date(report.issuedAt).toISOString()} (iat ${report.issuedAt})`);

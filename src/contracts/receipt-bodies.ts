@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { RECEIPT_FIELDS_V1 } from '../receipts/commitments';
+import { RECEIPT_FIELDS_V2 } from '../receipts/receipt-names';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 
-export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V1);
+export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
-/** receipts.md: `{ jws, proof, salt?, open: { "<field>": { value, key? } } }`. */
+/**
+ * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
+ * a v2 receipt, one item (`req.context[2]`, `req.conversation[0]`).
+ */
 export const disclosureBundleSchema = z.strictObject({
   jws: z.string(),
   proof: z.string(),
@@ -26,18 +29,28 @@ export const verifyCheckSchema = z.strictObject({
   check: z.string(),
   ok: z.boolean(),
   detail: z.string().optional(),
+  /** A failed check that could not be run (a proof or key was missing), not one that found a fault. */
+  unchecked: z.boolean().optional(),
 });
 export type VerifyCheck = z.infer<typeof verifyCheckSchema>;
 
 export const fieldReportSchema = z.strictObject({
-  field: receiptFieldSchema,
+  /** A field or an item name, as committed. */
+  field: z.string(),
   status: z.enum(['verified', 'failed', 'committed, not disclosed']),
   value: z.unknown().optional(),
 });
 export type FieldReport = z.infer<typeof fieldReportSchema>;
 
+/** What a verifier concludes: a failed check, a fork of the log, or a check it could not run. */
+export const verdictSchema = z.enum(['verified', 'not verified', 'fork', 'could not check']);
+export type Verdict = z.infer<typeof verdictSchema>;
+
 export const verifyReportSchema = z.strictObject({
   ok: z.boolean(),
+  verdict: verdictSchema,
+  /** The receipt format version, `valve-receipt/v1` or `/v2`, once the payload is read. */
+  typ: z.string().nullable(),
   receiptId: z.string().nullable(),
   issuer: z.string().nullable(),
   issuedAt: z.number().int().nullable(),

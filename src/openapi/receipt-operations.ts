@@ -67,6 +67,8 @@ export const receiptOperations: Operation[] = [
       body: { jws, proof, open: { 'res.output': { value: { format: 'text', text: 'Done.' }, key: kid } } },
       response: {
         ok: true,
+        verdict: 'verified',
+        typ: 'valve-receipt/v2',
         receiptId,
         issuer: 'https://valve.local',
         issuedAt: 1767225600123,
@@ -78,7 +80,7 @@ export const receiptOperations: Operation[] = [
         ],
         checks: [
           { check: 'jws.signature', ok: true },
-          { check: 'open.res.output', ok: true, detail: 'value opens C_res.output with the field key' },
+          { check: 'open.res.output', ok: true, detail: 'value opens C_res.output with its key' },
           { check: 'log.inclusion', ok: true, detail: 'entry 41 of 42' },
         ],
       },

@@ -18,7 +18,9 @@ export const receiptRoutes = new Hono<AppEnv>()
       throw new ApiError('request.malformed_json', 'The body is not valid JSON.');
     }
     const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
-    const report = await verifyBundle(bundle, trustRoot);
+    // `?tenant=` checks the tenant a v2 receipt commits to, as `valve-verify verify --tenant` does.
+    const tenant = c.req.query('tenant');
+    const report = await verifyBundle(bundle, trustRoot, tenant === undefined ? {} : { tenant });
     const format = report.checks[0];
     if (format?.check === 'bundle.format' && !format.ok) {
       throw new ApiError(
