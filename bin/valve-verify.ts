@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
+import { formatReport } from '../src/receipts/format-report';
 import { type ParsedArgs, parseArgs, UsageError } from './cli/args';
 import { auditCommand, formatAuditReport } from './cli/audit-command';
 import { discloseCommand } from './cli/disclose-command';
-import { formatReport } from './cli/format-report';
 import { verifyCommand } from './cli/verify-command';
 
 // valve-verify: the auditor's verifier, offline unless told --fetch.

@@ -17,6 +17,7 @@ import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
+import { verifyPageRoutes } from './routes/verify-page';
 
 const defaultMaxBodyBytes = 1024 * 1024;
 
@@ -59,6 +60,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', receiptRoutes)
   .route('/v1', logRoutes)
   .route('/', trustRoutes)
+  .route('/', verifyPageRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
@@ -78,7 +80,8 @@ export const app = new Hono<AppEnv>()
   .all('/v1/log/inclusion', methodNotAllowed('GET'))
   .all('/v1/log/consistency', methodNotAllowed('GET'))
   .all('/v1/trust-root', methodNotAllowed('GET'))
-  .all('/.well-known/jwks.json', methodNotAllowed('GET'));
+  .all('/.well-known/jwks.json', methodNotAllowed('GET'))
+  .all('/verify', methodNotAllowed('GET'));
 
 app.notFound((c) => {
   const error = new ApiError(

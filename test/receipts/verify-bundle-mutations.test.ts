@@ -16,6 +16,7 @@ import { receiptFieldValues } from '../../src/receipts/receipt-fields';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 import { verifyBundle } from '../../src/receipts/verify-bundle';
 import { createKey, reason } from '../helpers/api';
+import { flip, mutateValue, nextB64 } from '../helpers/bundle-mutations';
 
 // receipts.md: "Every check has a test that mutates one byte of the bundle and expects failure."
 // Each mutation flips one bit of one character, and the report must name the check that failed.
@@ -37,32 +38,6 @@ const request = reasonRequestSchema.parse({
   modelPolicy: { prefer: 'cost', maxCostUsd: 0.5 },
   receiptSalt: salt,
 });
-
-function flip(text: string, at: number): string {
-  return text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ 1) + text.slice(at + 1);
-}
-
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** One character of base64url text replaced by the next one of the alphabet: a different key. */
-function nextB64(text: string, at: number): string {
-  const next = B64URL[(B64URL.indexOf(text[at] as string) + 1) % 64] as string;
-  return text.slice(0, at) + next + text.slice(at + 1);
-}
-
-/** The value with one byte of its JSON text changed (from the front, where digits still count), still JSON. */
-function mutateValue(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  for (let at = 0; at < text.length; at++) {
-    if (!/[A-Za-z0-9]/.test(text[at] as string)) continue;
-    try {
-      return JSON.parse(flip(text, at));
-    } catch {
-      // not JSON any more; try another byte
-    }
-  }
-  return text === '[]' ? [0] : text === 'null' ? 0 : `${text}!`;
-}
 
 function firstFailure(report: VerifyReport): string | undefined {
   return report.checks.find((c) => !c.ok)?.check;

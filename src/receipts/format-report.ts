@@ -1,6 +1,7 @@
-import type { VerifyReport } from '../../src/contracts/receipt-bodies';
+import type { VerifyReport } from '../contracts/receipt-bodies';
 
-// The human-readable report: what was disclosed, which checkpoint, and each check.
+// The human-readable report of `valve-verify verify`, also shown by the browser verifier: what was
+// disclosed, which checkpoint, and each check.
 
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
 
