@@ -6,6 +6,10 @@ import { receiptSaltPattern, uuidSchema } from './reason-request';
 
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
+/** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
+const openNamePattern =
+  /^(req\.(task|instructions|context|conversation|tools|output|modelPolicy|tenant)|res\.(output|toolCalls|meta)|dec\.(model|trace)|req\.(context|conversation)\[(0|[1-9][0-9]{0,5})\])$/;
+
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
  * a v2 receipt, one item (`req.context[2]`, `req.conversation[0]`).
@@ -15,11 +19,14 @@ export const disclosureBundleSchema = z.strictObject({
   proof: z.string(),
   salt: z.string().regex(receiptSaltPattern).optional(),
   open: z.record(
-    z.string(),
+    z.string().regex(openNamePattern, 'is not a receipt field or item'),
     z.strictObject({
       value: z.unknown(),
-      /** K_f, base64url; without it the bundle's salt derives it. */
-      key: z.string().optional(),
+      /** K_f, base64url of 32 bytes; without it the bundle's salt derives it. */
+      key: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{43}$/, 'is not a base64url 32-byte key')
+        .optional(),
     }),
   ),
 });
