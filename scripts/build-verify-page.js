@@ -4,8 +4,9 @@
 // works when served by Valve and when saved and opened from disk. Its Content-Security-Policy allows
 // exactly that script and that style by their SHA-256 hashes and nothing else.
 // Writes dist/verify/valve-verify.html and src/generated/verify-page.ts (both git-ignored), which
-// the Worker serves at GET /verify. Run by `npm install`, `npm start`, `npm test`, deploy:check and
-// the vitest config, so a clean clone never lacks it.
+// the Worker serves at GET /verify. Run by `npm install`, by wrangler before `wrangler dev` and
+// `wrangler deploy` ([build] in wrangler.toml), by `npm run typecheck` and by the vitest config, so a
+// clean clone never lacks it.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

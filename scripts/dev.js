@@ -9,7 +9,6 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildVerifyPage } from './build-verify-page.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 8787);
@@ -92,7 +91,6 @@ async function waitForHealth(url, child) {
 ensureDevVars();
 run(['d1', 'migrations', 'apply', 'DB', '--local'], 'applying the local D1 migrations');
 const key = ensureDevKey();
-await buildVerifyPage();
 const url = `http://127.0.0.1:${port}`;
 const child = spawn(
   wrangler,

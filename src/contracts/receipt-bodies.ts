@@ -32,6 +32,9 @@ export const disclosureBundleSchema = z.strictObject({
 });
 export type DisclosureBundle = z.infer<typeof disclosureBundleSchema>;
 
+/** POST /v1/receipts/verify?tenant=: the tenant a v2 receipt must be issued to. */
+export const verifyQuerySchema = z.strictObject({ tenant: z.string().min(1).optional() });
+
 export const verifyCheckSchema = z.strictObject({
   check: z.string(),
   ok: z.boolean(),

@@ -8,6 +8,7 @@ import {
   inclusionBodySchema,
   inclusionQuerySchema,
   storedReceiptSchema,
+  verifyQuerySchema,
   verifyReportSchema,
 } from '../contracts/receipt-bodies';
 import { jwksSchema, trustRootSchema } from '../contracts/trust-root';
@@ -60,6 +61,7 @@ export const receiptOperations: Operation[] = [
     summary:
       'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`.',
     security: { kind: 'public' },
+    query: verifyQuerySchema,
     body: disclosureBundleSchema,
     status: 200,
     response: verifyReportSchema,

@@ -124,5 +124,6 @@ describe('v2 receipts: the tenant', () => {
     const closed = await buildDisclosure({ request, response, salt, fields: ['res.output'] });
     const unchecked = await verify(closed, 'tenant-one');
     expect(unchecked.verdict).toBe('could not check');
+    expect((await postJson('/v1/receipts/verify?tenant=', full)).status).toBe(400);
   });
 });

@@ -180,6 +180,9 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
           name,
         ).toBe('FAIL');
         expect(await page.locator('#verdict').textContent(), name).toBe('NOT VERIFIED');
+        if (name === 'value of req.context[1]') {
+          await page.screenshot({ path: join(tmpdir(), 'valve-verify-failed.png'), fullPage: true });
+        }
       }
     }
   });
