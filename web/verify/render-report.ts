@@ -116,6 +116,17 @@ export function renderReport(report: VerifyReport): HTMLElement {
   const slug = report.verdict.replaceAll(' ', '-');
   const root = el('div', { id: 'report-body', 'data-verdict': report.verdict });
   root.append(el('p', { class: `verdict ${slug}`, id: 'verdict' }, VERDICT_TEXT[report.verdict]));
+  const failed = report.checks.filter((c) => !c.ok);
+  if (failed.length > 0) {
+    const list = failed.map((c) => `${c.check}${c.detail ? ` (${c.detail})` : ''}`).join('; ');
+    root.append(
+      el(
+        'p',
+        { id: 'failed-summary', class: 'error' },
+        `${failed.every((c) => c.unchecked) ? 'Could not run' : 'Failed'}: ${list}`,
+      ),
+    );
+  }
   for (const s of report.security ?? []) root.append(securityBox(s.problem, s.checkpoints));
   root.append(summary(report));
   root.append(el('h3', {}, 'Checks'), checksTable(report));
