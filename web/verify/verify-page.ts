@@ -1,5 +1,5 @@
 import { config } from 'zod';
-import { consistencyBodySchema } from '../../src/contracts/receipt-bodies';
+import { type ConsistencyBody, consistencyBodySchema } from '../../src/contracts/receipt-bodies';
 import { type TrustRoot, trustRootSchema } from '../../src/contracts/trust-root';
 import { parseIJson } from '../../src/receipts/i-json';
 import { type FetchConsistency, verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
@@ -89,8 +89,21 @@ async function verify(): Promise<void> {
     return;
   }
   const tenant = $<HTMLInputElement>('tenant').value.trim();
+  const proofText = $<HTMLTextAreaElement>('consistency-text').value.trim();
+  let consistency: ConsistencyBody | undefined;
+  if (proofText !== '') {
+    try {
+      const parsed = consistencyBodySchema.safeParse(parseStrict(proofText, 'consistency proof'));
+      if (!parsed.success) throw new Error('The consistency proof is not a GET /v1/log/consistency answer.');
+      consistency = parsed.data;
+    } catch (error) {
+      showReport(renderProblem((error as Error).message));
+      return;
+    }
+  }
   const report = await verifyWithHeldCheckpoint(bundle, trustRoot, {
     tenant: tenant === '' ? undefined : tenant,
+    consistency,
     memory: storageMemory(localStorage),
     fetchConsistency: servedOverHttp ? fetchFromThisValve : undefined,
   });

@@ -244,6 +244,16 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
     await offline.getByRole('button', { name: 'Pin the pasted trust root' }).click();
     const report = await verifyInPage(offline, full);
     expect(report.verdict).toBe('verified');
+    // A later receipt needs a consistency proof; offline the page asks for it, then takes it pasted.
+    const later = await ask(valve, { ...request, task: 'offline' });
+    const bundle = await buildDisclosure({ request: { ...request, task: 'offline' }, response: later, salt });
+    const waiting = await verifyInPage(offline, bundle);
+    expect(waiting.verdict).toBe('could not check');
+    expect(await offline.locator('#failed-summary').textContent()).toContain('needs a consistency proof');
+    const [from, to] = [report.log?.treeSize, waiting.log?.treeSize];
+    const proof = await (await fetch(`${valve.url}/v1/log/consistency?from=${from}&to=${to}`)).text();
+    await offline.getByLabel('Consistency proof (optional; the JSON of GET /v1/log/consistency)').fill(proof);
+    expect((await verifyInPage(offline, bundle)).verdict).toBe('verified');
     expect(requests).toEqual([]);
     await offline.close();
   });
