@@ -187,6 +187,24 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
     }
   });
 
+  it('takes a bundle dropped on the box or chosen as a file', async () => {
+    const text = JSON.stringify(full);
+    const area = page.locator('#bundle-text');
+    await area.fill('');
+    const dropped = await page.evaluateHandle((content) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], 'bundle.json', { type: 'application/json' }));
+      return transfer;
+    }, text);
+    await area.dispatchEvent('drop', { dataTransfer: dropped });
+    await expect.poll(() => area.inputValue()).toBe(text);
+    await area.fill('');
+    await page
+      .locator('#bundle-file')
+      .setInputFiles({ name: 'bundle.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect.poll(() => area.inputValue()).toBe(text);
+  });
+
   it('verifies a bundle opening one of three context items, as the CLI does', async () => {
     const one = await buildDisclosure({ request, response, salt, fields: ['req.context[1]'] });
     const inPage = await verifyInPage(page, one);
