@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { buildVerifyPage } from './scripts/build-verify-page.js';
 
 // Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
 function pkcs8Ed25519(): string {
@@ -9,6 +10,8 @@ function pkcs8Ed25519(): string {
 }
 
 const migrations = await readD1Migrations('migrations');
+// The Worker serves the browser verifier from a generated module; build it before any test imports it.
+await buildVerifyPage();
 
 export default defineConfig({
   test: {

@@ -1,17 +1,23 @@
 import { writeFileSync } from 'node:fs';
+import { formatReport } from '../src/receipts/format-report';
 import { type ParsedArgs, parseArgs, UsageError } from './cli/args';
 import { auditCommand, formatAuditReport } from './cli/audit-command';
 import { discloseCommand } from './cli/disclose-command';
-import { formatReport } from './cli/format-report';
 import { verifyCommand } from './cli/verify-command';
 
-// valve-verify: the auditor's offline verifier (receipts.md). Exit codes: 0 every check passed,
-// 1 a check failed, 2 usage or input error, 3 a security error (a fork of the log).
+// valve-verify: the auditor's verifier, offline unless told --fetch.
+
+/** Exit codes, one per verdict; usage and unreadable input are checks that could not be run. */
+export const EXIT = { verified: 0, 'not verified': 1, 'could not check': 2, fork: 3 } as const;
 
 const usage = `usage:
-  valve-verify verify <bundle.json> --trust-root <root.json> [--state <dir>] [--consistency <proof.json>] [--no-state] [--json]
-  valve-verify disclose --request <request.json> --response <response.json> [--salt <salt>] [--fields f1,f2] [--out <file>]
+  valve-verify verify <bundle.json> --trust-root <root.json> [--tenant <name>] [--state <dir> | --no-state]
+                      [--consistency <proof.json> | --fetch <log-url>] [--json]
+  valve-verify disclose --request <request.json> --response <response.json> [--salt <salt>]
+                      [--fields f1,f2] [--context 0,2] [--conversation 1] [--tenant <name>] [--out <file>]
   valve-verify audit <trail.json> [--proofs <proofs.json> --trust-root <root.json>] [--json]
+held checkpoints: --state, else $XDG_STATE_HOME/valve-verify, else ~/.local/state/valve-verify
+exit codes: 0 verified, 1 not verified, 2 could not check (usage, unreadable input, missing proof), 3 fork
 `;
 
 async function run(command: string | undefined, args: ParsedArgs): Promise<number> {
@@ -19,7 +25,7 @@ async function run(command: string | undefined, args: ParsedArgs): Promise<numbe
   if (command === 'verify') {
     const report = await verifyCommand(args);
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    return report.ok ? 0 : report.security?.length ? 3 : 1;
+    return EXIT[report.verdict];
   }
   if (command === 'disclose') {
     const bundle = `${JSON.stringify(await discloseCommand(args), null, 2)}\n`;
@@ -31,7 +37,7 @@ async function run(command: string | undefined, args: ParsedArgs): Promise<numbe
   if (command === 'audit') {
     const report = await auditCommand(args);
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatAuditReport(report));
-    return report.ok ? 0 : 1;
+    return report.ok ? EXIT.verified : EXIT['not verified'];
   }
   throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
 }
@@ -40,14 +46,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === 'help') {
     process.stdout.write(usage);
-    return command === undefined ? 2 : 0;
+    return command === undefined ? EXIT['could not check'] : 0;
   }
   try {
     return await run(command, parseArgs(rest, ['json', 'no-state']));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`valve-verify: ${error.message}\n${usage}`);
-    return 2;
+    return EXIT['could not check'];
   }
 }
 

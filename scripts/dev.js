@@ -126,5 +126,7 @@ if (await waitForHealth(url, child)) {
       -H 'Authorization: Bearer ${key}' \\
       -H 'Content-Type: application/json' \\
       -d '${body}'
+
+  Verify a receipt in the browser:  ${url}/verify
 `);
 }

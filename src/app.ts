@@ -20,6 +20,7 @@ import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
+import { verifyPageRoutes } from './routes/verify-page';
 
 const defaultMaxBodyBytes = 1024 * 1024;
 
@@ -55,6 +56,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', receiptRoutes)
   .route('/v1', logRoutes)
   .route('/', trustRoutes)
+  .route('/', verifyPageRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)

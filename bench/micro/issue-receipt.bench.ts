@@ -50,6 +50,7 @@ const proof = 'c2sp.org/tlog-proof@v1\nindex 0\n\nvalve.local/log/0\n1\nAAAA\n';
 const issuer: ReceiptIssuer = {
   signingKey,
   issuer: 'https://valve.local',
+  tenant: 'bench',
   now: Date.now,
   appendToLog: async () => ({ index: 0, proof }),
 };

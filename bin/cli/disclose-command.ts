@@ -1,14 +1,33 @@
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { DisclosureBundle } from '../../src/contracts/receipt-bodies';
-import { isReceiptField, type ReceiptField } from '../../src/contracts/receipt-field-names';
+import { type ItemList, itemName } from '../../src/contracts/receipt-field-names';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { type ParsedArgs, UsageError } from './args';
 import { readJsonFile } from './read-json';
 
+function listOf(text: string | undefined): string[] {
+  return text === undefined
+    ? []
+    : text
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== '');
+}
+
+function itemsOf(args: ParsedArgs, option: string, list: ItemList): string[] {
+  return listOf(args.options.get(option)).map((index) => {
+    if (!/^(0|[1-9][0-9]*)$/.test(index))
+      throw new UsageError(`--${option} takes item numbers such as 0,2, not ${index}`);
+    return itemName(list, Number(index));
+  });
+}
+
 /**
- * `disclose --request <file> --response <file> [--salt <salt>] [--fields a,b]`: a bundle for an auditor.
- * Without --fields every field is opened by handing over the salt; with it, only those fields' keys.
+ * `disclose --request <file> --response <file> [--salt <salt>] [--fields a,b] [--context 0,2]
+ * [--conversation 1] [--tenant <name>]`: a bundle for an auditor. With none of --fields, --context
+ * and --conversation every field is opened by handing over the salt; with them, only those names'
+ * keys, so the other fields and items stay closed.
  */
 export async function discloseCommand(args: ParsedArgs): Promise<DisclosureBundle> {
   const requestPath = args.options.get('request');
@@ -24,13 +43,22 @@ export async function discloseCommand(args: ParsedArgs): Promise<DisclosureBundl
   if (!response.success) throw new UsageError(`${responsePath} is not a Reason response with a receipt`);
   const salt = args.options.get('salt') ?? request.data.receiptSalt ?? response.data.receipt.receiptSalt;
   if (salt === undefined) throw new UsageError('no salt: pass --salt, or keep it in the request or response');
-  const fieldList = args.options.get('fields');
-  let fields: ReceiptField[] | undefined;
-  if (fieldList !== undefined) {
-    const names = fieldList.split(',').map((f) => f.trim());
-    const unknown = names.filter((f) => !isReceiptField(f));
-    if (unknown.length > 0) throw new UsageError(`not receipt fields: ${unknown.join(', ')}`);
-    fields = names as ReceiptField[];
+  const chosen = [
+    ...listOf(args.options.get('fields')),
+    ...itemsOf(args, 'context', 'req.context'),
+    ...itemsOf(args, 'conversation', 'req.conversation'),
+  ];
+  const partial = ['fields', 'context', 'conversation'].some((o) => args.options.has(o));
+  try {
+    return await buildDisclosure({
+      request: request.data,
+      response: response.data,
+      salt,
+      fields: partial ? chosen : undefined,
+      tenant: args.options.get('tenant'),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
   }
-  return buildDisclosure({ request: request.data, response: response.data, salt, fields });
 }

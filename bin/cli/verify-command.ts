@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { consistencyBodySchema, type VerifyReport } from '../../src/contracts/receipt-bodies';
 import { type TrustRoot, trustRootSchema } from '../../src/contracts/trust-root';
-import { compareCheckpoints } from '../../src/log/compare-checkpoints';
-import { verifyBundle } from '../../src/receipts/verify-bundle';
+import { verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
 import { type ParsedArgs, UsageError } from './args';
-import { readHeldCheckpoint, writeHeldCheckpoint } from './checkpoint-state';
+import { defaultStateDir, fileMemory } from './checkpoint-state';
+import { fetchConsistencyFrom } from './fetch-consistency';
 import { readJsonFile } from './read-json';
 
 export function readTrustRoot(path: string | undefined): TrustRoot {
@@ -15,12 +14,15 @@ export function readTrustRoot(path: string | undefined): TrustRoot {
   return parsed.data;
 }
 
-/** `verify <bundle> --trust-root <file> [--state <dir>] [--consistency <file>]`: steps 1–6 of receipts.md. */
+/**
+ * `verify <bundle> --trust-root <file> [--state <dir>] [--consistency <file>] [--fetch <log-url>]
+ * [--tenant <name>]`: the bundle, then consistency with the checkpoint held for its log.
+ */
 export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   const [bundlePath] = args.positionals;
   if (bundlePath === undefined) throw new UsageError('verify needs a bundle file');
   const trustRoot = readTrustRoot(args.options.get('trust-root'));
-  const stateDir = args.options.get('state') ?? join(process.cwd(), '.valve-verify');
+  const stateDir = args.options.get('state') ?? defaultStateDir();
   const consistencyPath = args.options.get('consistency');
   const consistency =
     consistencyPath === undefined
@@ -29,16 +31,14 @@ export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   if (consistency !== undefined && !consistency.success) {
     throw new UsageError(`${consistencyPath} is not a GET /v1/log/consistency answer`);
   }
-  const report = await verifyBundle(readJsonFile(bundlePath, 'bundle'), trustRoot);
-  if (report.log === null || args.flags.has('no-state')) return report;
-  const pinned = trustRoot.logs.find((log) => log.origin === report.log?.origin);
-  if (pinned === undefined) return report;
-  const held = readHeldCheckpoint(stateDir, pinned.origin);
-  const comparison = await compareCheckpoints(held, report.log.checkpoint, pinned, consistency?.data);
-  report.checks.push(comparison.check);
-  if (comparison.fork !== undefined) report.security = [comparison.fork];
-  report.ok = report.checks.every((c) => c.ok);
-  if (report.ok && comparison.latest !== undefined)
-    writeHeldCheckpoint(stateDir, pinned.origin, comparison.latest);
-  return report;
+  const logUrl = args.options.get('fetch');
+  if (logUrl !== undefined && !/^https?:\/\//.test(logUrl)) {
+    throw new UsageError(`--fetch needs an http(s) URL of the log, not ${logUrl}`);
+  }
+  return verifyWithHeldCheckpoint(readJsonFile(bundlePath, 'bundle'), trustRoot, {
+    tenant: args.options.get('tenant'),
+    memory: args.flags.has('no-state') ? undefined : fileMemory(stateDir),
+    consistency: consistency?.data,
+    fetchConsistency: logUrl === undefined ? undefined : fetchConsistencyFrom(logUrl),
+  });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scopes } from '../env';
+import { isUsageBound, usageBoundMessage } from './usage-bound';
 
 // Bodies of the operator endpoints: health, keys, budgets, audit, usage.
 
@@ -67,11 +68,12 @@ export const auditQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+/** A UTC day or an RFC 3339 timestamp; a day as `to` includes the whole day. */
+const usageBound = z.string().refine(isUsageBound, usageBoundMessage);
 
 export const usageQuerySchema = z.strictObject({
-  from: day.optional(),
-  to: day.optional(),
+  from: usageBound.optional(),
+  to: usageBound.optional(),
   groupBy: z
     .string()
     .regex(/^(model|day)(,(model|day))?$/, 'must be `model`, `day` or `model,day`')

@@ -1,43 +1,66 @@
 import { z } from 'zod';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
-import { RECEIPT_FIELDS_V1 } from './receipt-field-names';
+import { RECEIPT_FIELDS_V2 } from './receipt-field-names';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 
-export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V1);
+export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
-/** A disclosure bundle: `{ jws, proof, salt?, open: { "<field>": { value, key? } } }`. */
+/** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
+const openNamePattern =
+  /^(req\.(task|instructions|context|conversation|tools|output|modelPolicy|tenant)|res\.(output|toolCalls|meta)|dec\.(model|trace)|req\.(context|conversation)\[(0|[1-9][0-9]{0,5})\])$/;
+
+/**
+ * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
+ * a v2 receipt, one item (`req.context[2]`, `req.conversation[0]`).
+ */
 export const disclosureBundleSchema = z.strictObject({
   jws: z.string(),
   proof: z.string(),
   salt: z.string().regex(receiptSaltPattern).optional(),
   open: z.record(
-    z.string(),
+    z.string().regex(openNamePattern, 'is not a receipt field or item'),
     z.strictObject({
       value: z.unknown(),
-      /** K_f, base64url; without it the bundle's salt derives it. */
-      key: z.string().optional(),
+      /** K_f, base64url of 32 bytes; without it the bundle's salt derives it. */
+      key: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{43}$/, 'is not a base64url 32-byte key')
+        .optional(),
     }),
   ),
 });
 export type DisclosureBundle = z.infer<typeof disclosureBundleSchema>;
 
+/** POST /v1/receipts/verify?tenant=: the tenant a v2 receipt must be issued to. */
+export const verifyQuerySchema = z.strictObject({ tenant: z.string().min(1).optional() });
+
 export const verifyCheckSchema = z.strictObject({
   check: z.string(),
   ok: z.boolean(),
   detail: z.string().optional(),
+  /** A failed check that could not be run (a proof or key was missing), not one that found a fault. */
+  unchecked: z.boolean().optional(),
 });
 export type VerifyCheck = z.infer<typeof verifyCheckSchema>;
 
 export const fieldReportSchema = z.strictObject({
-  field: receiptFieldSchema,
+  /** A field or an item name, as committed. */
+  field: z.string(),
   status: z.enum(['verified', 'failed', 'committed, not disclosed']),
   value: z.unknown().optional(),
 });
 export type FieldReport = z.infer<typeof fieldReportSchema>;
 
+/** What a verifier concludes: a failed check, a fork of the log, or a check it could not run. */
+export const verdictSchema = z.enum(['verified', 'not verified', 'fork', 'could not check']);
+export type Verdict = z.infer<typeof verdictSchema>;
+
 export const verifyReportSchema = z.strictObject({
   ok: z.boolean(),
+  verdict: verdictSchema,
+  /** The receipt format version, `valve-receipt/v1` or `/v2`, once the payload is read. */
+  typ: z.string().nullable(),
   receiptId: z.string().nullable(),
   issuer: z.string().nullable(),
   issuedAt: z.number().int().nullable(),

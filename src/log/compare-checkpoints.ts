@@ -15,6 +15,8 @@ export interface CheckpointComparison {
   /** The checkpoint to remember afterwards (the larger one), when the check passed. */
   latest?: string;
   fork?: { problem: string; checkpoints: string[] };
+  /** The consistency proof the check needs and was not given, by tree sizes. */
+  needs?: { from: number; to: number };
 }
 
 export async function compareCheckpoints(
@@ -71,8 +73,10 @@ export async function compareCheckpoints(
       check: {
         check: name,
         ok: false,
+        unchecked: true,
         detail: `needs a consistency proof from ${span}: GET /v1/log/consistency?from=${small.value.size}&to=${large.value.size}`,
       },
+      needs: { from: small.value.size, to: large.value.size },
     };
   }
   const hashes = proof.hashes.map((h) => decodeBase64(h));

@@ -8,6 +8,7 @@ import {
   inclusionBodySchema,
   inclusionQuerySchema,
   storedReceiptSchema,
+  verifyQuerySchema,
   verifyReportSchema,
 } from '../contracts/receipt-bodies';
 import { jwksSchema, trustRootSchema } from '../contracts/trust-root';
@@ -60,6 +61,7 @@ export const receiptOperations: Operation[] = [
     summary:
       'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`.',
     security: { kind: 'public' },
+    query: verifyQuerySchema,
     body: disclosureBundleSchema,
     status: 200,
     response: verifyReportSchema,
@@ -67,6 +69,8 @@ export const receiptOperations: Operation[] = [
       body: { jws, proof, open: { 'res.output': { value: { format: 'text', text: 'Done.' }, key: kid } } },
       response: {
         ok: true,
+        verdict: 'verified',
+        typ: 'valve-receipt/v2',
         receiptId,
         issuer: 'https://valve.local',
         issuedAt: 1767225600123,
@@ -78,7 +82,7 @@ export const receiptOperations: Operation[] = [
         ],
         checks: [
           { check: 'jws.signature', ok: true },
-          { check: 'open.res.output', ok: true, detail: 'value opens C_res.output with the field key' },
+          { check: 'open.res.output', ok: true, detail: 'value opens C_res.output with its key' },
           { check: 'log.inclusion', ok: true, detail: 'entry 41 of 42' },
         ],
       },

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { ApiError } from '../errors';
 import { type Catalog, catalogSchema } from './catalog';
 import { defaultCatalog } from './default-catalog';
@@ -7,8 +8,10 @@ export class CatalogError extends Error {
   readonly issues: { path: string; message: string }[];
 
   constructor(message: string, issues: { path: string; message: string }[]) {
+    // One line per field. A line must not start with "at ": wrangler and workerd take such lines of
+    // an uncaught error for stack frames and rewrite them (into "at [object Object]").
     super(
-      `${message}\n${issues.map((issue) => `  at ${issue.path || '(root)'}: ${issue.message}`).join('\n')}`,
+      `${message}\n${issues.map((issue) => `  - ${issue.path || '(root)'}: ${issue.message}`).join('\n')}`,
     );
     this.name = 'CatalogError';
     this.issues = issues;
@@ -27,10 +30,19 @@ export function parseCatalog(text: string): Catalog {
   if (!result.success) {
     throw new CatalogError(
       'VALVE_CATALOG does not match the catalog schema (schemas/catalog.schema.json).',
-      result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      result.error.issues.flatMap(issueLines),
     );
   }
   return result.data;
+}
+
+/** A zod issue as path and reason; an unknown member is named by its own path. */
+function issueLines(issue: z.core.$ZodIssue): { path: string; message: string }[] {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'unknown field' }));
+  }
+  return [{ path: path.join('.'), message: issue.message }];
 }
 
 let cached: { raw: string; catalog: Catalog } | undefined;

@@ -6,7 +6,7 @@ import { commitAll, generateReceiptSalt } from '../receipts/commitments';
 import { canonicalJson, type JsonValue } from '../receipts/jcs';
 import { signReceipt } from '../receipts/jws';
 import { buildReceiptBody } from '../receipts/receipt-body';
-import { receiptFieldValues } from '../receipts/receipt-fields';
+import { receiptValuesV2 } from '../receipts/receipt-fields';
 import type { Ed25519SigningKey } from '../signing/keys';
 import type { UnsignedResponse } from './run-reason';
 
@@ -27,12 +27,14 @@ export interface IssuedReceipt {
 export interface ReceiptIssuer {
   signingKey: Ed25519SigningKey;
   issuer: string;
+  /** The tenant the receipt is issued to; the receipt commits to it under the caller's salt. */
+  tenant: string;
   now: () => number;
   /** Appends a 32-byte entry hash to the log and answers its index and tlog-proof. */
   appendToLog: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
 }
 
-/** Commits to every v1 field, signs the body, and logs it, in the order a verifier checks them. */
+/** Commits to every v2 name (fields, tenant, each item), signs the body, and logs it. */
 export async function issueReceipt(
   request: ReasonRequest,
   response: UnsignedResponse,
@@ -41,7 +43,8 @@ export async function issueReceipt(
   const saltGenerated = request.receiptSalt === undefined;
   const salt = request.receiptSalt ?? generateReceiptSalt();
   const rid = response.receiptId;
-  const cmt = await commitAll(salt, rid, receiptFieldValues(request, response));
+  const { names, values } = receiptValuesV2(request, response, issuer.tenant);
+  const cmt = await commitAll(salt, rid, values, names);
   const iat = issuer.now();
   const body = buildReceiptBody({ rid, iss: issuer.issuer, iat, cmt });
   const jws = await signReceipt(body, issuer.signingKey);

@@ -20,6 +20,7 @@ export function receiptHookFor(env: Env, tenant: string): IssueReceipt {
     const issued = await issueReceipt(request, response, {
       signingKey: keys.receiptKey,
       issuer: keys.issuer,
+      tenant,
       now: Date.now,
       appendToLog: async (entry) => {
         const { index, proof } = await log.append(entry);

@@ -1,4 +1,4 @@
-import { RECEIPT_FIELDS_V1, type ReceiptField } from '../contracts/receipt-field-names';
+import { RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
 import { utf8 } from '../encoding/utf8';
@@ -6,16 +6,16 @@ import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
 import { canonicalJson, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 
-// The commitments, byte for byte (HKDF: RFC 5869, HMAC: RFC 2104, JCS: RFC 8785):
+// Exactly receipts.md "Commitments (exact bytes)":
 //   S   = UTF8(receiptSalt)
 //   K_f = HKDF-SHA256(IKM = S, salt = "valve-receipt/v1/kdf", info = "valve-receipt/v1/field" || 0x00 || rid16 || UTF8(f), L = 32)
 //   C_f = HMAC-SHA256(K_f, "valve-receipt/v1/commit" || 0x00 || UTF8(f) || 0x00 || UTF8(JCS(value_f)))
 // The salt only ever enters HKDF as input key material, never an HMAC key or HKDF salt slot.
 
-/** Field values to commit; an absent field commits to JSON null. */
-export type FieldValues = Partial<Record<ReceiptField, JsonValue>>;
-/** base64url(C_f) for every v1 field. */
-export type Commitments = Record<ReceiptField, string>;
+/** Values to commit, by committed name; an absent one commits to JSON null. */
+export type FieldValues = Partial<Record<string, JsonValue>>;
+/** base64url(C_f) for every committed name. */
+export type Commitments = Record<string, string>;
 
 const KDF_SALT = utf8('valve-receipt/v1/kdf');
 const FIELD_INFO = utf8('valve-receipt/v1/field');
@@ -28,34 +28,39 @@ export function generateReceiptSalt(): string {
   return encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** K_f: handing it to an auditor opens field `field` of receipt `rid` and nothing else. */
-export async function deriveFieldKey(salt: string, rid: string, field: ReceiptField): Promise<Bytes> {
+/** K_f: handing it to an auditor opens `field` (a field or an item) of receipt `rid` and nothing else. */
+export async function deriveFieldKey(salt: string, rid: string, field: string): Promise<Bytes> {
   const info = concatBytes(FIELD_INFO, ZERO, uuidToBytes(rid), utf8(field));
   return hkdfSha256(utf8(salt), KDF_SALT, info, 32);
 }
 
 /** C_f under a field key. */
-export function commitField(fieldKey: Bytes, field: ReceiptField, value: JsonValue): Promise<Bytes> {
+export function commitField(fieldKey: Bytes, field: string, value: JsonValue): Promise<Bytes> {
   const message = concatBytes(COMMIT_LABEL, ZERO, utf8(field), ZERO, utf8(canonicalJson(value)));
   return hmacSha256(fieldKey, message);
 }
 
-/** The `cmt` member of a receipt body: every v1 field, in the v1 order. */
-export async function commitAll(salt: string, rid: string, values: FieldValues): Promise<Commitments> {
+/** The `cmt` member of a receipt body: every name given (by default the v1 fields), in that order. */
+export async function commitAll(
+  salt: string,
+  rid: string,
+  values: FieldValues,
+  names: readonly string[] = RECEIPT_FIELDS_V1,
+): Promise<Commitments> {
   const entries = await Promise.all(
-    RECEIPT_FIELDS_V1.map(async (field) => {
+    names.map(async (field) => {
       const key = await deriveFieldKey(salt, rid, field);
       return [field, encodeBase64Url(await commitField(key, field, values[field] ?? null))] as const;
     }),
   );
-  return Object.fromEntries(entries) as Commitments;
+  return Object.fromEntries(entries);
 }
 
 /** Whether `value` opens the commitment C_f (base64url), compared in constant time. */
 export async function matchesCommitment(
   commitment: Uint8Array,
   fieldKey: Bytes,
-  field: ReceiptField,
+  field: string,
   value: JsonValue,
 ): Promise<boolean> {
   return timingSafeEqual(await commitField(fieldKey, field, value), commitment);

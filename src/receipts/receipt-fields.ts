@@ -1,11 +1,13 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
+import { committedNames, itemName, RECEIPT_TYP_V2, TENANT_FIELD } from '../contracts/receipt-field-names';
 import type { FieldValues } from './commitments';
 import { findIJsonProblems, type IJsonProblem } from './i-json';
 import type { JsonValue } from './jcs';
 
-// The v1 field values (README "For auditors"): what a receipt commits to, from the request as sent
-// and the response as answered. An absent field commits to null.
+// The values a receipt commits to (README "For auditors"), from the request as sent and the response
+// as answered: the v1 fields (an absent field commits to null) and, in v2, the tenant and every
+// context item and conversation turn on its own.
 
 type RequestFields = Pick<
   ReasonRequest,
@@ -81,6 +83,28 @@ export function responseFieldValues(response: ResponseFields): FieldValues {
 
 export function receiptFieldValues(request: RequestFields, response: ResponseFields): FieldValues {
   return { ...requestFieldValues(request), ...responseFieldValues(response) };
+}
+
+/** Every v2 name and its value, the names in report order. */
+export function receiptValuesV2(
+  request: RequestFields,
+  response: ResponseFields,
+  tenant: string,
+): { names: string[]; values: FieldValues } {
+  const values: FieldValues = { ...receiptFieldValues(request, response), [TENANT_FIELD]: tenant };
+  const context = request.context ?? [];
+  const conversation = request.conversation ?? [];
+  context.forEach((item, i) => {
+    values[itemName('req.context', i)] = json(item);
+  });
+  conversation.forEach((turn, i) => {
+    values[itemName('req.conversation', i)] = json(turn);
+  });
+  const names = committedNames(RECEIPT_TYP_V2, {
+    'req.context': context.length,
+    'req.conversation': conversation.length,
+  });
+  return { names, values };
 }
 
 /** I-JSON problems of the request's committed fields, with paths from the body's root. */

@@ -2,10 +2,16 @@ import {
   type DisclosureBundle,
   disclosureBundleSchema,
   type FieldReport,
+  type Verdict,
   type VerifyCheck,
   type VerifyReport,
 } from '../contracts/receipt-bodies';
-import { isReceiptField, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
+import {
+  isReceiptField,
+  parseItemName,
+  RECEIPT_TYP_V1,
+  TENANT_FIELD,
+} from '../contracts/receipt-field-names';
 import type { TrustRoot } from '../contracts/trust-root';
 import { decodeBase64Url, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
@@ -16,15 +22,32 @@ import { deriveFieldKey, matchesCommitment } from './commitments';
 import { findIJsonProblems } from './i-json';
 import type { JsonValue } from './jcs';
 import { verifyReceiptJws } from './jws';
-import type { ReceiptBody } from './receipt-body';
+import { checkReceiptBody, type ReceiptBody } from './receipt-body';
 
-// The disclosure bundle's verification (README "For auditors"), steps 1–4 and 6: the one verification
-// the CLI runs offline and POST /v1/receipts/verify runs server-side. Step 5 (consistency with a
-// checkpoint the auditor holds) needs the auditor's state and lives in log/compare-checkpoints.ts.
+// The one verification of a disclosure bundle, shared by the CLI, the browser page and
+// POST /v1/receipts/verify: the JWS, the payload, each opened field or item, the tenant when the
+// auditor names one, and the log proof. Consistency with a checkpoint the auditor already holds
+// needs the auditor's memory and is added by verify-held.ts.
+
+export interface VerifyOptions {
+  /** The tenant the auditor expects the receipt to be issued to (v2 receipts commit to it). */
+  tenant?: string;
+}
+
+/** ok, and the verdict: a fork, any fault found, or only checks that could not be run. */
+export function verdictOf(checks: readonly VerifyCheck[], forked: boolean): Verdict {
+  if (forked) return 'fork';
+  const failed = checks.filter((c) => !c.ok);
+  if (checks.length > 0 && failed.length === 0) return 'verified';
+  return failed.length > 0 && failed.every((c) => c.unchecked === true) ? 'could not check' : 'not verified';
+}
 
 function report(checks: VerifyCheck[], parts: Partial<VerifyReport> = {}): VerifyReport {
+  const verdict = verdictOf(checks, false);
   return {
-    ok: checks.length > 0 && checks.every((c) => c.ok),
+    ok: verdict === 'verified',
+    verdict,
+    typ: null,
     receiptId: null,
     issuer: null,
     issuedAt: null,
@@ -34,6 +57,10 @@ function report(checks: VerifyCheck[], parts: Partial<VerifyReport> = {}): Verif
     checks,
     ...parts,
   };
+}
+
+function isOpenableName(name: string): boolean {
+  return isReceiptField(name) || parseItemName(name) !== null;
 }
 
 function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: string } {
@@ -46,7 +73,7 @@ function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: 
   }
   const bundle = parsed.data;
   for (const [field, opened] of Object.entries(bundle.open)) {
-    if (!isReceiptField(field)) return { problem: `open.${field} is not a v1 receipt field` };
+    if (!isOpenableName(field)) return { problem: `open.${field} is not a receipt field or item` };
     if (!('value' in opened)) return { problem: `open.${field} has no value` };
     if (findIJsonProblems(opened.value).length > 0) return { problem: `open.${field}.value is not I-JSON` };
     if (opened.key === undefined && bundle.salt === undefined) {
@@ -59,21 +86,29 @@ function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: 
   return { bundle };
 }
 
-async function checkFields(bundle: DisclosureBundle, body: ReceiptBody, checks: VerifyCheck[]) {
+async function keyFor(bundle: DisclosureBundle, body: ReceiptBody, name: string): Promise<Bytes | null> {
+  const key = bundle.open[name]?.key;
+  if (key !== undefined) return decodeBase64Url(key) as Bytes;
+  return bundle.salt === undefined ? null : deriveFieldKey(bundle.salt, body.rid, name);
+}
+
+async function checkFields(
+  bundle: DisclosureBundle,
+  body: ReceiptBody,
+  names: readonly string[],
+  checks: VerifyCheck[],
+) {
   const fields: FieldReport[] = [];
-  for (const field of RECEIPT_FIELDS_V1) {
+  for (const field of names) {
     const opened = bundle.open[field];
     if (opened === undefined) {
       fields.push({ field, status: 'committed, not disclosed' });
       continue;
     }
-    const key =
-      opened.key !== undefined
-        ? (decodeBase64Url(opened.key) as Bytes)
-        : await deriveFieldKey(bundle.salt as string, body.rid, field);
-    const commitment = decodeBase64Url(body.cmt[field]) as Bytes;
+    const key = (await keyFor(bundle, body, field)) as Bytes;
+    const commitment = decodeBase64Url(body.cmt[field] as string) as Bytes;
     const ok = await matchesCommitment(commitment, key, field, opened.value as JsonValue);
-    const how = opened.key !== undefined ? 'with the field key' : 'with the salt';
+    const how = opened.key !== undefined ? 'with its key' : 'with the salt';
     checks.push(
       ok
         ? { check: `open.${field}`, ok, detail: `value opens C_${field} ${how}` }
@@ -81,7 +116,37 @@ async function checkFields(bundle: DisclosureBundle, body: ReceiptBody, checks: 
     );
     fields.push(ok ? { field, status: 'verified', value: opened.value } : { field, status: 'failed' });
   }
+  for (const field of Object.keys(bundle.open).filter((name) => !names.includes(name))) {
+    checks.push({
+      check: `open.${field}`,
+      ok: false,
+      detail: `this ${body.typ} receipt commits to no ${field}`,
+    });
+  }
   return fields;
+}
+
+async function checkTenant(
+  bundle: DisclosureBundle,
+  body: ReceiptBody,
+  tenant: string,
+): Promise<VerifyCheck> {
+  if (body.typ === RECEIPT_TYP_V1) {
+    return { check: 'tenant', ok: false, detail: 'a valve-receipt/v1 receipt does not commit to its tenant' };
+  }
+  const key = await keyFor(bundle, body, TENANT_FIELD);
+  if (key === null) {
+    return {
+      check: 'tenant',
+      ok: false,
+      unchecked: true,
+      detail: `needs the salt or the key of ${TENANT_FIELD} to check tenant ${JSON.stringify(tenant)}`,
+    };
+  }
+  const commitment = decodeBase64Url(body.cmt[TENANT_FIELD] as string) as Bytes;
+  return (await matchesCommitment(commitment, key, TENANT_FIELD, tenant))
+    ? { check: 'tenant', ok: true, detail: `issued to tenant ${JSON.stringify(tenant)}` }
+    : { check: 'tenant', ok: false, detail: `not issued to tenant ${JSON.stringify(tenant)}` };
 }
 
 async function checkProof(proofText: string, payload: Bytes, trustRoot: TrustRoot, checks: VerifyCheck[]) {
@@ -125,7 +190,11 @@ async function checkProof(proofText: string, payload: Bytes, trustRoot: TrustRoo
 }
 
 /** Verifies a disclosure bundle against a pinned trust root, with no network. */
-export async function verifyBundle(input: unknown, trustRoot: TrustRoot): Promise<VerifyReport> {
+export async function verifyBundle(
+  input: unknown,
+  trustRoot: TrustRoot,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
   const format = checkFormat(input);
   if ('problem' in format) return report([{ check: 'bundle.format', ok: false, detail: format.problem }]);
   const { bundle } = format;
@@ -133,14 +202,17 @@ export async function verifyBundle(input: unknown, trustRoot: TrustRoot): Promis
   const jws = await verifyReceiptJws(bundle.jws, trustRoot.receiptKeys);
   checks.push(...jws.checks);
   if (!jws.ok) return report(checks);
-  const { body } = jws;
-  const parts = { receiptId: body.rid, issuer: body.iss, issuedAt: body.iat, kid: jws.kid };
+  const checked = checkReceiptBody(jws.body);
+  if (!checked.ok) throw new TypeError(`verifyReceiptJws passed an invalid body: ${checked.reason}`);
+  const { body, names } = checked.value;
+  const parts = { typ: body.typ, receiptId: body.rid, issuer: body.iss, issuedAt: body.iat, kid: jws.kid };
   checks.push(
     body.iss === trustRoot.issuer
       ? { check: 'payload.issuer', ok: true, detail: body.iss }
       : { check: 'payload.issuer', ok: false, detail: `iss ${body.iss} is not ${trustRoot.issuer}` },
   );
-  const fields = await checkFields(bundle, body, checks);
+  const fields = await checkFields(bundle, body, names, checks);
+  if (options.tenant !== undefined) checks.push(await checkTenant(bundle, body, options.tenant));
   const log = await checkProof(bundle.proof, jws.payload, trustRoot, checks);
   return report(checks, { ...parts, fields, log });
 }

@@ -1,7 +1,10 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { logOriginOf } from '../log/receipt-log';
+import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { verifyBundle } from '../receipts/verify-bundle';
@@ -10,27 +13,35 @@ import { findReceipt } from '../storage/receipts';
 // A tenant's stored receipts (metadata, JWS and proof; never content), and the public verifier.
 
 export const receiptRoutes = new Hono<AppEnv>()
-  .post('/receipts/verify', async (c) => {
-    let bundle: unknown;
-    try {
-      bundle = await c.req.json();
-    } catch {
-      throw new ApiError('request.malformed_json', 'The body is not valid JSON.');
-    }
-    const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
-    const report = await verifyBundle(bundle, trustRoot);
-    const format = report.checks[0];
-    if (format?.check === 'bundle.format' && !format.ok) {
-      throw new ApiError(
-        'receipt.invalid_bundle',
-        `The disclosure bundle is not well-formed: ${format.detail}`,
-        {
-          details: { report },
-        },
-      );
-    }
-    return c.json(report);
-  })
+  .post(
+    '/receipts/verify',
+    zValidator('query', verifyQuerySchema, (result) => {
+      if (!result.success) throw validationError(result.error);
+    }),
+    async (c) => {
+      let bundle: unknown;
+      try {
+        bundle = await c.req.json();
+      } catch {
+        throw new ApiError('request.malformed_json', 'The body is not valid JSON.');
+      }
+      const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
+      // `?tenant=` checks the tenant a v2 receipt commits to, as `valve-verify verify --tenant` does.
+      const { tenant } = c.req.valid('query');
+      const report = await verifyBundle(bundle, trustRoot, tenant === undefined ? {} : { tenant });
+      const format = report.checks[0];
+      if (format?.check === 'bundle.format' && !format.ok) {
+        throw new ApiError(
+          'receipt.invalid_bundle',
+          `The disclosure bundle is not well-formed: ${format.detail}`,
+          {
+            details: { report },
+          },
+        );
+      }
+      return c.json(report);
+    },
+  )
   .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
     const id = c.req.param('receiptId');
     const row = await findReceipt(c.env.DB, c.var.caller.tenant, id);

@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { usageQuerySchema } from '../contracts/operator-bodies';
+import { endOfBound, startOfBound } from '../contracts/usage-bound';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { validationError } from '../middleware/json-body';
@@ -25,12 +26,15 @@ export const usageRoutes = new Hono<AppEnv>().get(
     const query = c.req.valid('query');
     const from = query.from ?? daysAgo(30);
     const to = query.to ?? today();
-    if (from > to)
+    // Both are checked by the query schema: a day or an RFC 3339 timestamp.
+    const fromMs = startOfBound(from) as number;
+    const toMs = endOfBound(to) as number;
+    if (fromMs > toMs)
       throw new ApiError('request.invalid', '`from` is after `to`.', {
         details: { issues: [{ path: '/from', code: 'range', message: 'after `to`' }] },
       });
     const groupBy = [...new Set((query.groupBy ?? 'model,day').split(','))] as UsageGroup[];
-    const rows = await aggregateUsage(c.env.DB, { tenant: c.var.caller.tenant, from, to, groupBy });
+    const rows = await aggregateUsage(c.env.DB, { tenant: c.var.caller.tenant, fromMs, toMs, groupBy });
     const totals = rows.reduce(
       (sum, row) => ({
         requests: sum.requests + row.requests,

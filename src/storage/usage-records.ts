@@ -66,11 +66,15 @@ interface RawUsageRow {
   fallbacks: number;
 }
 
-/** Usage of one tenant between two days (inclusive), aggregated by the chosen columns. */
+/**
+ * Usage of one tenant between two instants (epoch ms, both inclusive), aggregated by the chosen
+ * columns. The days of the bounds narrow the scan through the (tenant, day) index.
+ */
 export async function aggregateUsage(
   db: D1Database,
-  query: { tenant: string; from: string; to: string; groupBy: UsageGroup[] },
+  query: { tenant: string; fromMs: number; toMs: number; groupBy: UsageGroup[] },
 ): Promise<UsageRow[]> {
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   // The group columns come from a closed list, never from the caller's text.
   const columns = query.groupBy.map((group) => (group === 'day' ? 'day' : 'model'));
   const select = columns.length > 0 ? `${columns.join(', ')}, ` : '';
@@ -80,9 +84,10 @@ export async function aggregateUsage(
       `SELECT ${select}COUNT(*) AS requests, SUM(outcome != 'ok') AS errors, SUM(input_tokens) AS input_tokens,
               SUM(output_tokens) AS output_tokens, SUM(cost_usd) AS cost_usd, AVG(latency_ms) AS avg_latency_ms,
               SUM(fallbacks) AS fallbacks
-       FROM usage_records WHERE tenant = ? AND day >= ? AND day <= ? ${groupBy}`,
+       FROM usage_records WHERE tenant = ? AND day >= ? AND day <= ? AND created_at >= ? AND created_at <= ?
+       ${groupBy}`,
     )
-    .bind(query.tenant, query.from, query.to)
+    .bind(query.tenant, dayOf(query.fromMs), dayOf(query.toMs), query.fromMs, query.toMs)
     .all<RawUsageRow>();
   return results
     .filter((row) => row.requests > 0)

@@ -57,8 +57,11 @@ describe('the catalog', () => {
     }
     expect(error).toBeInstanceOf(CatalogError);
     const paths = (error as CatalogError).issues.map((issue) => issue.path);
-    expect(paths).toEqual(expect.arrayContaining(['models.0.priceUsdPerMTok.input', 'models.1']));
-    expect((error as CatalogError).message).toMatch(/at models\.0\.priceUsdPerMTok\.input/);
+    expect(paths).toEqual(expect.arrayContaining(['models.0.priceUsdPerMTok.input', 'models.1.typo']));
+    expect((error as CatalogError).message).toMatch(/^ {2}- models\.0\.priceUsdPerMTok\.input: /m);
+    expect((error as CatalogError).message).toMatch(/^ {2}- models\.1\.typo: unknown field$/m);
+    // wrangler rewrites lines that start with "at " as stack frames
+    expect((error as CatalogError).message).not.toMatch(/^\s*at /m);
     expect(() => loadCatalog('{not json')).toThrow(ApiError);
   });
 

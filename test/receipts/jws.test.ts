@@ -20,7 +20,13 @@ import {
 import { EXPECTED_CMT, KAT_IAT, KAT_ISS, KAT_JWS, RFC8032_SEED, RID, SALT, VALUES } from './known-answers';
 
 const katKey = () => importEd25519SigningKey(ed25519Pkcs8FromSeed(hexToBytes(RFC8032_SEED) as Uint8Array));
-const katBody = buildReceiptBody({ rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt: EXPECTED_CMT });
+const katBody = buildReceiptBody({
+  typ: 'valve-receipt/v1',
+  rid: RID,
+  iss: KAT_ISS,
+  iat: KAT_IAT,
+  cmt: EXPECTED_CMT,
+});
 // The JCS of katBody written without canonicalJson: every member name is ASCII, so sorting the names
 // that JSON.stringify keeps at every level gives RFC 8785 order.
 const katPayload = JSON.stringify(katBody, [...Object.keys(katBody), ...Object.keys(EXPECTED_CMT)].sort());
@@ -47,7 +53,10 @@ describe('receipt JWS', () => {
   it('signs a body of freshly computed commitments identically', async () => {
     const cmt = await commitAll(SALT, RID, VALUES);
     expect(
-      await signReceipt(buildReceiptBody({ rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt }), await katKey()),
+      await signReceipt(
+        buildReceiptBody({ typ: 'valve-receipt/v1', rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt }),
+        await katKey(),
+      ),
     ).toBe(KAT_JWS);
   });
 

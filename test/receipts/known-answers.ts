@@ -1,4 +1,4 @@
-import type { Commitments } from '../../src/receipts/commitments';
+import type { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 
 // Known answers computed outside this code base, so a refactor that changes one byte fails the tests:
 // the commitments with Python's hmac/hashlib (HKDF written out from RFC 5869) following receipts.md,
@@ -8,7 +8,7 @@ export const SALT = 'valve-test-salt_0123456789abcdefghijklmnopqrstuvwxyz';
 export const RID = '0190d5a8-7b3c-7def-8123-456789abcdef';
 export const VALUES = { 'req.task': 'summarize', 'req.context': [{ b: 1, a: 'é' }] };
 
-export const EXPECTED_CMT: Commitments = {
+export const EXPECTED_CMT: Record<(typeof RECEIPT_FIELDS_V1)[number], string> = {
   'req.task': 'YPRfMFLRM2XdbZMWU5C7cUbtIDYOYRX7KYAj_ObcmIs',
   'req.instructions': 'b5dEGhi-8UT0fqMOpCoNCJjeSaKQF-6AMMIaSE2ADbI',
   'req.context': '_5xF-8H66aTff3Xv44pCz0N-USNh14kYbCbHt8kgs6E',

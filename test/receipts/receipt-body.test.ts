@@ -6,7 +6,41 @@ const body = { typ: 'valve-receipt/v1', rid: RID, iss: KAT_ISS, iat: KAT_IAT, cm
 
 describe('receipt body', () => {
   it('builds the five-member body', () => {
-    expect(buildReceiptBody({ rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt: EXPECTED_CMT })).toEqual(body);
+    expect(
+      buildReceiptBody({ typ: 'valve-receipt/v1', rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt: EXPECTED_CMT }),
+    ).toEqual(body);
+  });
+
+  it('accepts a v2 body: the v1 fields, the tenant, and items numbered from 0', () => {
+    const c = EXPECTED_CMT['req.task'];
+    const cmt = {
+      ...EXPECTED_CMT,
+      'req.tenant': c,
+      'req.context[0]': c,
+      'req.context[1]': c,
+      'req.conversation[0]': c,
+    };
+    const v2 = { ...body, typ: 'valve-receipt/v2', cmt };
+    expect(validateReceiptBody(v2)).toEqual({ ok: true, value: v2 });
+    expect(buildReceiptBody({ rid: RID, iss: KAT_ISS, iat: KAT_IAT, cmt }).typ).toBe('valve-receipt/v2');
+  });
+
+  it.each([
+    ['lacks the tenant', { 'req.context[0]': 'x' }, ['req.tenant']],
+    ['skips an item number', { 'req.tenant': 'x', 'req.context[1]': 'x' }, []],
+    ['numbers an item with a leading zero', { 'req.tenant': 'x', 'req.context[01]': 'x' }, []],
+    ['has items of another list', { 'req.tenant': 'x', 'req.tools[0]': 'x' }, []],
+  ])('rejects a v2 body whose cmt %s', (_, extra, drop) => {
+    const c = EXPECTED_CMT['req.task'];
+    const cmt: Record<string, string> = { ...EXPECTED_CMT };
+    for (const [name] of Object.entries(extra)) cmt[name] = c;
+    for (const name of drop) delete cmt[name];
+    expect(validateReceiptBody({ ...body, typ: 'valve-receipt/v2', cmt }).ok).toBe(false);
+  });
+
+  it('rejects a v1 body with v2 names', () => {
+    const cmt = { ...EXPECTED_CMT, 'req.tenant': EXPECTED_CMT['req.task'] };
+    expect(validateReceiptBody({ ...body, cmt }).ok).toBe(false);
   });
 
   it('accepts a well-formed body', () => {
@@ -16,7 +50,8 @@ describe('receipt body', () => {
   it.each([
     ['a member is missing', { typ: body.typ, rid: RID, iss: KAT_ISS, iat: KAT_IAT }],
     ['a member is added', { ...body, sub: 'tenant' }],
-    ['typ is another version', { ...body, typ: 'valve-receipt/v2' }],
+    ['typ is an unknown version', { ...body, typ: 'valve-receipt/v3' }],
+    ['typ is v2 with only the v1 fields', { ...body, typ: 'valve-receipt/v2' }],
     ['rid is upper case', { ...body, rid: RID.toUpperCase() }],
     ['rid is not a UUID', { ...body, rid: 'receipt-1' }],
     ['iss is empty', { ...body, iss: '' }],

@@ -22,7 +22,10 @@ describe('the trust root after a key rotation', () => {
     expect(jwksOf(keys.trustRoot).keys.map((k) => k.kid)).toEqual([old.kid, keys.receiptKey.kid]);
 
     const signed = (iat: number) =>
-      signReceipt(buildReceiptBody({ rid: crypto.randomUUID(), iss: keys.issuer, iat, cmt }), old);
+      signReceipt(
+        buildReceiptBody({ typ: 'valve-receipt/v1', rid: crypto.randomUUID(), iss: keys.issuer, iat, cmt }),
+        old,
+      );
     expect((await verifyReceiptJws(await signed(4999), keys.trustRoot.receiptKeys)).ok).toBe(true);
     const late = await verifyReceiptJws(await signed(5000), keys.trustRoot.receiptKeys);
     expect(late.checks.at(-1)).toMatchObject({ check: 'jws.key-validity', ok: false });

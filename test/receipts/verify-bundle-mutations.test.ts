@@ -5,11 +5,19 @@ import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { DisclosureBundle, VerifyReport } from '../../src/contracts/receipt-bodies';
 import { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 import type { TrustRoot } from '../../src/contracts/trust-root';
+import { utf8 } from '../../src/encoding/utf8';
+import { entryHash } from '../../src/log/merkle';
 import { logOriginOf } from '../../src/log/receipt-log';
+import { commitAll } from '../../src/receipts/commitments';
 import { buildDisclosure } from '../../src/receipts/disclose';
+import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
+import { signReceipt } from '../../src/receipts/jws';
+import { buildReceiptBody } from '../../src/receipts/receipt-body';
+import { receiptFieldValues } from '../../src/receipts/receipt-fields';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 import { verifyBundle } from '../../src/receipts/verify-bundle';
 import { createKey, reason } from '../helpers/api';
+import { flip, mutateValue, nextB64 } from '../helpers/bundle-mutations';
 
 // receipts.md: "Every check has a test that mutates one byte of the bundle and expects failure."
 // Each mutation flips one bit of one character, and the report must name the check that failed.
@@ -18,39 +26,19 @@ const salt = 'bXV0YXRpb25zLW11dGF0aW9ucy1tdXRhdGlvbnMtbXV0YXRpb25z';
 const request = reasonRequestSchema.parse({
   task: 'classify',
   instructions: 'Classify the ticket as urgent or routine.',
-  context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'Server room flooded.' }],
-  conversation: [{ role: 'user', content: 'Please hurry.' }],
+  context: [
+    { label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'Server room flooded.' },
+    { label: 'log', trust: 'untrusted', privacy: 'internal', content: 'Pump 2 failed at 03:10.' },
+  ],
+  conversation: [
+    { role: 'user', content: 'Please hurry.' },
+    { role: 'assistant', content: 'On it.' },
+  ],
   tools: [{ name: 'lookup', inputSchema: { type: 'object' }, annotations: { readOnly: true } }],
   output: { format: 'text' },
   modelPolicy: { prefer: 'cost', maxCostUsd: 0.5 },
   receiptSalt: salt,
 });
-
-function flip(text: string, at: number): string {
-  return text.slice(0, at) + String.fromCharCode(text.charCodeAt(at) ^ 1) + text.slice(at + 1);
-}
-
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** One character of base64url text replaced by the next one of the alphabet: a different key. */
-function nextB64(text: string, at: number): string {
-  const next = B64URL[(B64URL.indexOf(text[at] as string) + 1) % 64] as string;
-  return text.slice(0, at) + next + text.slice(at + 1);
-}
-
-/** The value with one byte of its JSON text changed (from the front, where digits still count), still JSON. */
-function mutateValue(value: unknown): unknown {
-  const text = JSON.stringify(value);
-  for (let at = 0; at < text.length; at++) {
-    if (!/[A-Za-z0-9]/.test(text[at] as string)) continue;
-    try {
-      return JSON.parse(flip(text, at));
-    } catch {
-      // not JSON any more; try another byte
-    }
-  }
-  return text === '[]' ? [0] : text === 'null' ? 0 : `${text}!`;
-}
 
 function firstFailure(report: VerifyReport): string | undefined {
   return report.checks.find((c) => !c.ok)?.check;
@@ -59,6 +47,8 @@ function firstFailure(report: VerifyReport): string | undefined {
 let trustRoot: TrustRoot;
 let full: DisclosureBundle;
 let byKeys: DisclosureBundle;
+let names: string[];
+let v1: DisclosureBundle;
 
 beforeAll(async () => {
   trustRoot = (await serviceKeysOf(env, logOriginOf(env))).trustRoot;
@@ -67,9 +57,27 @@ beforeAll(async () => {
   await Promise.all([1, 2, 3].map(() => reason(key, { ...request, receiptSalt: undefined })));
   const res = await reason(key, request);
   const response = reasonResponseSchema.parse(await res.json());
-  full = await buildDisclosure({ request, response, salt });
-  byKeys = await buildDisclosure({ request, response, salt, fields: RECEIPT_FIELDS_V1 });
+  full = await buildDisclosure({ request, response, salt, tenant: 'mutations' });
+  names = Object.keys(full.open);
+  byKeys = await buildDisclosure({ request, response, salt, fields: names, tenant: 'mutations' });
+  v1 = await v1Bundle(response);
 });
+
+/** A valve-receipt/v1 receipt of the same answer, signed by the service key and logged as Valve once did. */
+async function v1Bundle(response: ReturnType<typeof reasonResponseSchema.parse>): Promise<DisclosureBundle> {
+  const origin = logOriginOf(env);
+  const keys = await serviceKeysOf(env, origin);
+  const values = receiptFieldValues(request, response);
+  const rid = crypto.randomUUID();
+  const cmt = await commitAll(salt, rid, values);
+  const body = buildReceiptBody({ typ: 'valve-receipt/v1', rid, iss: keys.issuer, iat: Date.now(), cmt });
+  const jws = await signReceipt(body, keys.receiptKey);
+  const { proof } = await env.RECEIPT_LOG.getByName(origin).append(
+    entryHash(utf8(canonicalJson(body as unknown as JsonValue))),
+  );
+  const open = Object.fromEntries(RECEIPT_FIELDS_V1.map((f) => [f, { value: values[f] ?? null }]));
+  return { jws, proof, salt, open };
+}
 
 async function expectFailure(bundle: DisclosureBundle, allowed: string[]) {
   const report = await verifyBundle(bundle, trustRoot);
@@ -78,9 +86,25 @@ async function expectFailure(bundle: DisclosureBundle, allowed: string[]) {
 }
 
 describe('one-byte mutations of a disclosure bundle', () => {
-  it('leaves the unmutated bundles verifying', async () => {
-    expect((await verifyBundle(full, trustRoot)).ok).toBe(true);
-    expect((await verifyBundle(byKeys, trustRoot)).ok).toBe(true);
+  it('leaves the unmutated bundles verifying, every field and item opened', async () => {
+    expect(names).toEqual(expect.arrayContaining(['req.tenant', 'req.context[1]', 'req.conversation[1]']));
+    for (const bundle of [full, byKeys]) {
+      const report = await verifyBundle(bundle, trustRoot, { tenant: 'mutations' });
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(report.fields.map((f) => f.status)).toEqual(names.map(() => 'verified'));
+    }
+  });
+
+  it('keeps verifying a valve-receipt/v1 receipt, which has no tenant and no items', async () => {
+    const report = await verifyBundle(v1, trustRoot);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.typ).toBe('valve-receipt/v1');
+    expect(report.fields.map((f) => f.field)).toEqual([...RECEIPT_FIELDS_V1]);
+    const opened = v1.open['req.task'] as { value: unknown };
+    const changed = { ...v1, open: { ...v1.open, 'req.task': { value: mutateValue(opened.value) } } };
+    expect(firstFailure(await verifyBundle(changed, trustRoot))).toBe('open.req.task');
+    const tenant = await verifyBundle(v1, trustRoot, { tenant: 'mutations' });
+    expect(tenant.checks.find((c) => !c.ok)?.check).toBe('tenant');
   });
 
   const jwsParts = [
@@ -99,7 +123,16 @@ describe('one-byte mutations of a disclosure bundle', () => {
     });
   }
 
-  for (const field of RECEIPT_FIELDS_V1) {
+  // Every v2 name: the twelve v1 fields, the tenant, two context items and two turns.
+  const allNames = [
+    ...RECEIPT_FIELDS_V1,
+    'req.tenant',
+    'req.context[0]',
+    'req.context[1]',
+    'req.conversation[0]',
+    'req.conversation[1]',
+  ];
+  for (const field of allNames) {
     it(`fails on a changed byte in the opened value of ${field}, and in its key`, async () => {
       const opened = full.open[field] as { value: unknown };
       await expectFailure(
@@ -117,9 +150,7 @@ describe('one-byte mutations of a disclosure bundle', () => {
   it('fails every opened field on a changed byte of the salt', async () => {
     const report = await verifyBundle({ ...full, salt: flip(salt, 5) }, trustRoot);
     expect(report.ok).toBe(false);
-    expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(
-      RECEIPT_FIELDS_V1.map((f) => `open.${f}`),
-    );
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(names.map((f) => `open.${f}`));
   });
 
   it('fails on a changed byte in every line of the proof, the checkpoint signature included', async () => {

@@ -30,10 +30,12 @@ describe('receipts, end to end in the worker', () => {
     const { key } = await createKey();
     const response = await answer(key);
     expect(response.receipt?.receiptSalt).toBeUndefined();
-    const report = await verify(await buildDisclosure({ request, response, salt }));
+    const report = await verify(await buildDisclosure({ request, response, salt, tenant: 'acme' }));
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.ok).toBe(true);
+    expect(report.typ).toBe('valve-receipt/v2');
     expect(report.fields.every((f) => f.status === 'verified')).toBe(true);
+    expect(report.fields.map((f) => f.field)).toContain('req.context[0]');
   });
 
   it('returns a Valve-generated salt once, and it opens the receipt', async () => {
@@ -60,7 +62,8 @@ describe('receipts, end to end in the worker', () => {
     expect(report.ok).toBe(true);
     const verified = report.fields.filter((f) => f.status === 'verified').map((f) => f.field);
     expect(verified.sort()).toEqual(['req.instructions', 'res.output']);
-    expect(report.fields.filter((f) => f.status === 'committed, not disclosed')).toHaveLength(10);
+    // The ten other v1 fields, the tenant and the one context item stay closed.
+    expect(report.fields.filter((f) => f.status === 'committed, not disclosed')).toHaveLength(12);
   });
 
   it('answers the stored receipt to its tenant only, without content', async () => {

@@ -73,4 +73,47 @@ describe('GET /v1/usage', () => {
     expect((await usage(reader.key, '?from=2026-02-01&to=2026-01-01')).status).toBe(400);
     expect((await usage(reader.key, '?from=2026-01-01&extra=1')).status).toBe(400);
   });
+
+  it('accepts RFC 3339 timestamps as bounds, counting only what falls between them', async () => {
+    const a = await createKey('tenant-e');
+    const before = Date.now() - 1;
+    await reason(a.key, body);
+    await usageWhen(a.key, 1);
+    const after = Date.now() + 1;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const window = await usage(a.key, `?from=${iso(before)}&to=${iso(after)}`);
+    expect(window.status).toBe(200);
+    const json = (await window.json()) as UsageBody & { from: string; to: string };
+    expect(json.totals.requests).toBe(1);
+    expect(json.from).toBe(iso(before));
+    const earlier = (await (
+      await usage(a.key, `?from=${iso(before - 60_000)}&to=${iso(before)}`)
+    ).json()) as UsageBody;
+    expect(earlier.totals.requests).toBe(0);
+    // The same instant written with an offset, and a day as `from` with a timestamp as `to`.
+    const shifted = new Date(after + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    const day = iso(before).slice(0, 10);
+    const mixed = (await (
+      await usage(a.key, `?from=${day}&to=${encodeURIComponent(shifted)}`)
+    ).json()) as UsageBody;
+    expect(mixed.totals.requests).toBe(1);
+  });
+
+  it.each([
+    ['30 February', '2026-02-30T00:00:00Z'],
+    ['hour 24', '2026-01-01T24:00:00Z'],
+    ['no time zone', '2026-01-01T10:00:00'],
+    ['a day that does not exist', '2026-02-30'],
+  ])('rejects a bound with %s, saying what it takes', async (_, bound) => {
+    const reader = await createKey('tenant-f', ['usage:read']);
+    const res = await usage(reader.key, `?from=${encodeURIComponent(bound)}`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('RFC 3339 timestamp');
+  });
+
+  it('rejects a timestamp `from` after a timestamp `to`', async () => {
+    const reader = await createKey('tenant-f', ['usage:read']);
+    const res = await usage(reader.key, '?from=2026-01-01T10:00:00Z&to=2026-01-01T09:59:59.999Z');
+    expect(res.status).toBe(400);
+  });
 });

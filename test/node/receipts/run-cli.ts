@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const cli = join(import.meta.dirname, '../../../bin/valve-verify.js');
+// The CLI remembers checkpoints under $XDG_STATE_HOME; tests never touch the real home directory.
+const isolatedState = mkdtempSync(join(tmpdir(), 'valve-verify-xdg-'));
 
 export interface CliResult {
   code: number | null;
@@ -9,10 +13,19 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
 /** Runs `node bin/valve-verify.js …` as its own process, as an auditor would. */
-export function runCli(args: string[]): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: { ...process.env, XDG_STATE_HOME: isolatedState, ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

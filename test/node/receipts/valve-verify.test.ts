@@ -111,7 +111,8 @@ describe('valve-verify against a running Valve', () => {
       'req.instructions',
       'res.output',
     ]);
-    expect(report.fields.filter((f) => f.status === 'committed, not disclosed')).toHaveLength(10);
+    // The ten other v1 fields, the tenant and the one context item.
+    expect(report.fields.filter((f) => f.status === 'committed, not disclosed')).toHaveLength(12);
   });
 
   it('answers the same report from POST /v1/receipts/verify', async () => {
@@ -181,7 +182,8 @@ describe('valve-verify against a running Valve', () => {
       '--state',
       state,
     ]);
-    expect(withoutProof.code).toBe(1);
+    expect(withoutProof.code).toBe(2);
+    expect(withoutProof.stdout).toContain('COULD NOT CHECK');
     expect(withoutProof.stdout).toContain('needs a consistency proof');
     const size = Number(readFileSync(file('second.json'), 'utf8').match(/\\n(\d+)\\n/)?.[1]);
     save('consistency.json', await get(`/v1/log/consistency?from=${held}&to=${size}`));

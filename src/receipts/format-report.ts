@@ -1,14 +1,14 @@
-import type { VerifyReport } from '../../src/contracts/receipt-bodies';
+import type { VerifyReport } from '../contracts/receipt-bodies';
 
-// The human-readable report: what was disclosed, which checkpoint, and each check.
+// The human-readable report of `valve-verify verify`, also shown by the browser verifier: what was
+// disclosed, which checkpoint, and each check.
 
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
 
 export function formatReport(report: VerifyReport): string {
   const lines: string[] = [];
-  lines.push(
-    `valve-verify: receipt ${report.receiptId ?? '(unknown)'}: ${report.ok ? 'VERIFIED' : 'NOT VERIFIED'}`,
-  );
+  lines.push(`valve-verify: receipt ${report.receiptId ?? '(unknown)'}: ${report.verdict.toUpperCase()}`);
+  if (report.typ !== null) lines.push(`  format     ${report.typ}`);
   if (report.issuer !== null) lines.push(`  issuer     ${report.issuer}`);
   if (report.issuedAt !== null) {
     lines.push(`  issued at  ${new Date(report.issuedAt).toISOString()} (iat ${report.issuedAt})`);
