@@ -32,12 +32,12 @@ export async function startNpmStart(root, catalog) {
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
+  // Only the tail is kept: the Worker's own log lines keep coming while the bench runs.
+  const keep = (/** @type {Buffer} */ chunk) => {
+    output = (output + chunk).slice(-16_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const stop = () =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
