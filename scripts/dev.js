@@ -140,9 +140,12 @@ async function serveBundle(/** @type {string} */ key, /** @type {Promise<unknown
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml'), undefined, {
     envFiles,
   });
+  // The Worker's name keys its Durable Objects' folders (`<name>-<class>`), as under `wrangler dev`.
+  const name =
+    /^name\s*=\s*"([^"]+)"/m.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))?.[1] ?? 'valve';
   const mf = new Miniflare({
     ...workerOptions,
-    name: 'valve',
+    name,
     modules: true,
     scriptPath: join(bundle, 'index.js'),
     modulesRoot: bundle,
@@ -159,7 +162,13 @@ async function serveBundle(/** @type {string} */ key, /** @type {Promise<unknown
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  const url = String(await mf.ready).replace(/\/$/, '');
+  const url = await mf.ready.then(
+    (ready) => String(ready).replace(/\/$/, ''),
+    (error) => {
+      console.error(`valve: the Worker did not start on 127.0.0.1:${port}: ${error?.message ?? error}`);
+      return mf.dispose().finally(() => process.exit(1));
+    },
+  );
   const db = await mf.getD1Database('DB');
   await db.prepare(devKeySql(key)).run();
   return url;

@@ -31,7 +31,7 @@ describe('a ReceiptLog rebuilt from its SQLite', () => {
       entries.slice(301),
     ]) {
       const results = await Promise.all(slice.map((e) => stub.append(e)));
-      results.forEach((r, i) => indexOf.set(r.index, slice[i] as Uint8Array));
+      for (const [i, r] of results.entries()) indexOf.set(r.index, slice[i] as Uint8Array);
     }
     const pinned = (await serviceKeysOf(env, logOriginOf(env))).trustRoot.logs[0] as {
       origin: string;
