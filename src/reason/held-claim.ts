@@ -27,7 +27,11 @@ export interface HeldClaim {
 /** Starts the heartbeat of a claim just taken. */
 export function holdClaim(claim: Omit<HeldClaim, 'stop' | 'release'>): HeldClaim {
   const beat = setInterval(() => {
-    renewLease(claim.db, claim.tenant, claim.id, claim.token, claim.now() + LEASE_MS).catch(() => undefined);
+    renewLease(claim.db, claim.tenant, claim.id, claim.token, claim.now() + LEASE_MS).then(
+      // Issued, released or taken over: there is nothing left to keep alive.
+      (renewed) => renewed || stop(),
+      () => undefined, // one missed beat; the lease outlasts two more
+    );
   }, HEARTBEAT_MS);
   const stop = () => clearInterval(beat);
   return {

@@ -45,7 +45,8 @@ export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): Iss
         utf8(JSON.stringify({ ...response, receipt })),
         replayAad(tenant, response.receiptId, requestDigest(request)),
       );
-    const issued = await issueReceipt(request, response, {
+    let fenced = false;
+    const issuing = issueReceipt(request, response, {
       signingKey: keys.receiptKey,
       issuer: keys.issuer,
       now: Date.now,
@@ -55,8 +56,15 @@ export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): Iss
       },
       beforeLog:
         claim &&
-        (async (signed) =>
-          fence(claim, request, response, signed, { origin, kid: keys.receiptKey.kid, meta, sealFor })),
+        (async (signed) => {
+          await fence(claim, request, response, signed, { origin, kid: keys.receiptKey.kid, meta, sealFor });
+          fenced = true;
+        }),
+    });
+    const issued = await issuing.catch(async (error: unknown) => {
+      // Signed under the claim but not logged: the retry need not wait out the lease to append it.
+      if (claim && fenced) await letGo(claim);
+      throw error;
     });
     if (claim) {
       await complete(claim, issued.receipt.jws, issued.logIndex, issued.receipt.proof);
@@ -127,13 +135,17 @@ async function complete(claim: HeldClaim, jws: string, logIndex: number, proof: 
       now: claim.now(),
     });
   } catch (error) {
-    // The retry need not wait out the lease; if this write fails too, the lease lapses by itself.
-    claim.stop();
-    await endLease(claim.db, claim.tenant, claim.id, claim.token).catch(() => undefined);
+    await letGo(claim);
     throw new ApiError(
       'internal.unavailable',
       `The receipt of ${claim.id} is signed and logged but could not be saved; retry the same request to receive it.`,
       { details: { receiptId: claim.id }, cause: error },
     );
   }
+}
+
+/** Ends a signed claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */
+async function letGo(claim: HeldClaim): Promise<void> {
+  claim.stop();
+  await endLease(claim.db, claim.tenant, claim.id, claim.token).catch(() => undefined);
 }

@@ -209,4 +209,38 @@ describe('a save that fails after the log append', () => {
     expect(await jwsOf(again.res)).toBe(answer.receipt.jws);
     await Promise.all([different.settled(), again.settled()]);
   });
+
+  it('leaves a receipt signed but never logged for the exact retry to log, once', async () => {
+    const { key } = await createKey('claims-append');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream();
+    upstream.open();
+    const size = await logSize();
+    let failures = 0;
+    const RECEIPT_LOG = {
+      getByName: (name: string) => {
+        const log = env.RECEIPT_LOG.getByName(name);
+        const refuse = async () => {
+          failures += 1;
+          throw new Error('the log is unavailable (injected by the test)');
+        };
+        return {
+          append: failures === 0 ? refuse : log.append.bind(log),
+          appendOnce: failures === 0 ? refuse : log.appendOnce.bind(log),
+        };
+      },
+    };
+    const failed = await post(key, { ...base, receiptId }, { RECEIPT_LOG });
+    await failed.settled();
+    expect(failures).toBe(1);
+    expect(failed.res.status).toBeGreaterThanOrEqual(500);
+    expect(await logSize()).toBe(size);
+    const retry = await post(key, { ...base, receiptId });
+    expect(retry.res.status).toBe(200);
+    const again = await post(key, { ...base, receiptId });
+    expect(await jwsOf(again.res)).toBe(await jwsOf(retry.res));
+    expect(await logSize()).toBe(size + 1);
+    expect(upstream.calls()).toBe(1);
+    await Promise.all([retry.settled(), again.settled()]);
+  });
 });
