@@ -31,8 +31,8 @@ export interface ClaimDeps {
   sleep: (ms: number) => Promise<void>;
   /** How long a duplicate waits for the first request before answering 409 `receipt.in_progress`. */
   waitMs: number;
-  /** The receipt log's idempotent append, to complete a receipt that was signed but not saved. */
-  appendOnce: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+  /** A log shard's idempotent append, to complete a receipt that was signed but not saved. */
+  appendOnce: (origin: string, entry: Uint8Array) => Promise<{ index: number; proof: string }>;
 }
 
 export function replayAad(tenant: string, rid: string, digest: Uint8Array): Bytes {

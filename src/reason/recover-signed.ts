@@ -7,8 +7,8 @@ import type { StoredReceipt } from '../storage/receipts';
 export interface RecoverDeps {
   db: D1Database;
   now: () => number;
-  /** The receipt log's idempotent append. */
-  appendOnce: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+  /** The idempotent append of the log shard named by `origin`. */
+  appendOnce: (origin: string, entry: Uint8Array) => Promise<{ index: number; proof: string }>;
 }
 
 /**
@@ -19,12 +19,13 @@ export interface RecoverDeps {
  */
 export async function recoverSigned(row: StoredReceipt, deps: RecoverDeps): Promise<StoredReceipt> {
   const payload = decodeBase64Url(row.jws?.split('.')[1] ?? '');
-  if (row.jws === null || payload === null) {
+  if (row.jws === null || row.log_origin === null || payload === null) {
     throw new ApiError('internal.error', `The signed receipt of ${row.id} is unreadable.`);
   }
   let logged: { index: number; proof: string };
   try {
-    logged = await deps.appendOnce(entryHash(payload));
+    // The shard the holder chose, even if this deployment has since moved to another.
+    logged = await deps.appendOnce(row.log_origin, entryHash(payload));
     await completeClaim(deps.db, {
       tenant: row.tenant,
       id: row.id,

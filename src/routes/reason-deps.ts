@@ -6,7 +6,6 @@ import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginOf } from '../log/receipt-log';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
@@ -86,8 +85,8 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       waitMs: 30_000,
-      appendOnce: async (entry) => {
-        const { index, proof } = await c.env.RECEIPT_LOG.getByName(logOriginOf(c.env)).appendOnce(entry);
+      appendOnce: async (origin, entry) => {
+        const { index, proof } = await c.env.RECEIPT_LOG.getByName(origin).appendOnce(entry);
         return { index, proof };
       },
     },
