@@ -64,6 +64,17 @@ async function claimRequest(
   return claim.kind === 'replay' ? { replay: claim.response as MaybeSignedResponse } : { claim: claim.claim };
 }
 
+/** The pipeline's dependencies for a request holding `claim`; a claim it cannot use is released. */
+async function pipelineFor(claim: HeldClaim | undefined, deps: ServeDeps) {
+  try {
+    return await deps.pipeline(claim);
+  } catch (error) {
+    claim?.stop();
+    if (claim) deps.background(() => claim.release());
+    throw error;
+  }
+}
+
 /** The usage record and claim release of a request that failed, written after the answer. */
 function failureRecorder(
   claim: HeldClaim | undefined,
@@ -83,21 +94,18 @@ function failureRecorder(
 export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Promise<ServedAnswer> {
   const { replay, claim } = await claimRequest(request, deps);
   if (replay) return { response: replay, replayed: true };
+  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   try {
-    const { deps: reasonDeps, flushHealth } = await deps.pipeline(claim);
-    try {
-      const response = await runReason(request, reasonDeps);
-      const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
-      deps.background(() => deps.writeUsage(record));
-      return { response, replayed: false };
-    } catch (error) {
-      failureRecorder(claim, false, deps, reasonDeps)(error);
-      throw error;
-    } finally {
-      flushHealth();
-    }
+    const response = await runReason(request, reasonDeps);
+    const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
+    deps.background(() => deps.writeUsage(record));
+    return { response, replayed: false };
+  } catch (error) {
+    failureRecorder(claim, false, deps, reasonDeps)(error);
+    throw error;
   } finally {
     claim?.stop();
+    flushHealth();
   }
 }
 
@@ -109,15 +117,7 @@ export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Prom
 export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Promise<ServedEvents> {
   const { replay, claim } = await claimRequest(request, deps);
   if (replay) return { events: replayEvents(replay), abort: new AbortController(), replayed: true };
-  let reasonContext: Awaited<ReturnType<ServeDeps['pipeline']>>;
-  try {
-    reasonContext = await deps.pipeline(claim);
-  } catch (error) {
-    claim?.stop();
-    if (claim) deps.background(() => claim.release());
-    throw error;
-  }
-  const { deps: reasonDeps, flushHealth } = reasonContext;
+  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   const recordFailure = failureRecorder(claim, true, deps, reasonDeps);
   let prepared: Awaited<ReturnType<typeof prepareReason>>;
   try {
