@@ -17,7 +17,8 @@ import { requestDigest } from './request-digest';
 // then replays. A claim whose lease ran out is taken over only by the exact retry; a receipt left
 // signed but unsaved is completed from the log (recover-signed.ts). The replay copy is sealed under
 // the caller's salt and bound (AES-GCM associated data) to tenant, id and a digest of the request, so
-// it opens only for the same id, salt and request; Valve stores neither the salt nor the digest.
+// it opens only for the same id, salt and request; Valve stores neither the salt nor a plain digest
+// (the claim keeps only one keyed under the salt, claim-digest.ts).
 
 export const REPLAY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const FIRST_POLL_MS = 50;
