@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
+import { bytesToHex } from '../encoding/hex';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
 import { originOfObject } from './log-shards';
 import { leafHash } from './merkle';
@@ -20,6 +21,8 @@ export interface LogProofHashes {
 
 interface Waiter {
   entry: Uint8Array;
+  /** Set for appendOnce: the leaf hash whose index is recorded with the batch. */
+  once?: Uint8Array;
   resolve: (result: LogAppend) => void;
   reject: (error: unknown) => void;
 }
@@ -46,6 +49,8 @@ export class ReceiptLog extends DurableObject<Env> {
   private flushing = false;
   private signer: Promise<NoteSigner> | undefined;
   private readonly origin: string;
+  /** appendOnce entries on their way in, by leaf hash (hex), so a concurrent second call joins the first. */
+  private readonly inFlight = new Map<string, Promise<LogAppend>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -53,6 +58,9 @@ export class ReceiptLog extends DurableObject<Env> {
     this.store = new SqlNodeStore(ctx.storage.sql);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS log_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL)',
+    );
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS log_once (leaf BLOB PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID',
     );
     const row = ctx.storage.sql
       .exec<{ size: number; note: string }>(
@@ -72,6 +80,40 @@ export class ReceiptLog extends DurableObject<Env> {
       this.pending.push({ entry, resolve, reject });
       if (!this.flushing) void this.flush();
     });
+  }
+
+  /**
+   * Appends an entry unless appendOnce already put it in (or is putting it in), and answers its index
+   * with a proof at the latest checkpoint. A claimed receipt goes through here, so a retry that finds
+   * it signed but not saved recovers its index instead of logging it twice.
+   */
+  appendOnce(entry: Uint8Array): Promise<LogAppend> {
+    if (!(entry instanceof Uint8Array) || entry.length !== 32) {
+      throw new TypeError('a log entry is a 32-byte hash');
+    }
+    const leaf = leafHash(entry);
+    const key = bytesToHex(leaf);
+    const pending = this.inFlight.get(key);
+    if (pending !== undefined) return pending;
+    const row = this.ctx.storage.sql
+      .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
+      .toArray()[0];
+    const latest = this.latest;
+    if (row !== undefined && latest !== undefined) {
+      const path = this.tree.inclusionProof(row.idx, latest.size);
+      return Promise.resolve({
+        index: row.idx,
+        proof: formatTlogProof({ index: row.idx, path, checkpoint: latest.note }),
+      });
+    }
+    const appended = new Promise<LogAppend>((resolve, reject) => {
+      this.pending.push({ entry, once: leaf, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+    this.inFlight.set(key, appended);
+    const forget = () => this.inFlight.delete(key);
+    appended.then(forget, forget);
+    return appended;
   }
 
   /** The latest signed checkpoint (an empty tree's is signed on first request). */
@@ -150,6 +192,15 @@ export class ReceiptLog extends DurableObject<Env> {
           checkpoint.size,
           note,
         );
+        batch.forEach((waiter, i) => {
+          if (waiter.once) {
+            this.ctx.storage.sql.exec(
+              'INSERT INTO log_once (leaf, idx) VALUES (?, ?)',
+              waiter.once,
+              indices[i] as number,
+            );
+          }
+        });
       });
       this.latest = { size: checkpoint.size, note };
       // The batch's proofs share most of their hashes (the same node objects), so each is encoded once.

@@ -32,6 +32,11 @@ export interface ReceiptIssuer {
   now: () => number;
   /** Appends a 32-byte entry hash to the log and answers its index and tlog-proof. */
   appendToLog: (entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+  /**
+   * Runs between signing and logging: the claim's fence, which throws when this request no longer
+   * holds its caller's receiptId, so a receipt that is not the id's one never reaches the log.
+   */
+  beforeLog?: (signed: { jws: string; iat: number; salt: string }) => Promise<void>;
 }
 
 /** Commits to every v2 name (fields, tenant, each item), signs the body, and logs it. */
@@ -49,6 +54,7 @@ export async function issueReceipt(
   const body = buildReceiptBody({ rid, iss: issuer.issuer, iat, cmt });
   const jws = await signReceipt(body, issuer.signingKey);
   const payload = utf8(canonicalJson(body as unknown as JsonValue));
+  await issuer.beforeLog?.({ jws, iat, salt });
   const logged = await issuer.appendToLog(entryHash(payload));
   const receipt: Receipt = saltGenerated
     ? { jws, proof: logged.proof, receiptSalt: salt }

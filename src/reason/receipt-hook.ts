@@ -1,40 +1,77 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { utf8 } from '../encoding/utf8';
+import { ApiError } from '../errors';
 import { logOriginOf } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
+import { completeClaim, endLease, fenceClaim } from '../storage/receipt-claims';
 import { saveIssuedReceipt } from '../storage/receipts';
-import { REPLAY_RETENTION_MS, replayAad, requestDigest } from './idempotency';
+import type { HeldClaim } from './held-claim';
+import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
 import { issueReceipt } from './issue-receipt';
-import type { IssueReceipt } from './run-reason';
+import { requestDigest } from './request-digest';
+import type { IssueReceipt, UnsignedResponse } from './run-reason';
+
+function lostClaim(id: string): ApiError {
+  return new ApiError(
+    'receipt.conflict',
+    `This request lost its claim on receiptId ${id} to another request; no receipt was issued for it.`,
+    { details: { receiptId: id, claimLost: true } },
+  );
+}
 
 /**
  * The pipeline's receipt hook for one tenant: issue (commit, sign, log), then keep the metadata and,
- * when the caller chose the salt, the sealed replay copy in D1, before the answer leaves.
+ * when the caller chose the salt, the sealed replay copy in D1, before the answer leaves. With a
+ * claim (a caller-chosen receiptId), the signed receipt is fenced into the claim before it is logged
+ * and completed after: a request that lost its claim never logs, and one whose save fails leaves the
+ * receipt for its retry to recover, never to sign again.
  */
-export function receiptHookFor(env: Env, tenant: string): IssueReceipt {
+export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): IssueReceipt {
   return async (request: ReasonRequest, response) => {
     const origin = logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
     const log = env.RECEIPT_LOG.getByName(origin);
-    const issued = await issueReceipt(request, response, {
+    const meta = {
+      provider: response.model.provider,
+      model: response.model.model,
+      region: response.model.region,
+      costUsd: response.costUsd,
+    };
+    const sealFor = (salt: string, receipt: object) =>
+      sealReplay(
+        salt,
+        response.receiptId,
+        utf8(JSON.stringify({ ...response, receipt })),
+        replayAad(tenant, response.receiptId, requestDigest(request)),
+      );
+    let fenced = false;
+    const issuing = issueReceipt(request, response, {
       signingKey: keys.receiptKey,
       issuer: keys.issuer,
       tenant,
       now: Date.now,
       appendToLog: async (entry) => {
-        const { index, proof } = await log.append(entry);
+        const { index, proof } = claim ? await log.appendOnce(entry) : await log.append(entry);
         return { index, proof };
       },
+      beforeLog:
+        claim &&
+        (async (signed) => {
+          await fence(claim, request, response, signed, { origin, kid: keys.receiptKey.kid, meta, sealFor });
+          fenced = true;
+        }),
     });
-    const replay = issued.saltGenerated
-      ? null
-      : await sealReplay(
-          issued.salt,
-          issued.rid,
-          utf8(JSON.stringify({ ...response, receipt: issued.receipt })),
-          replayAad(tenant, issued.rid, requestDigest(request)),
-        );
+    const issued = await issuing.catch(async (error: unknown) => {
+      // Signed under the claim but not logged: the retry need not wait out the lease to append it.
+      if (claim && fenced) await letGo(claim);
+      throw error;
+    });
+    if (claim) {
+      await complete(claim, issued.receipt.jws, issued.logIndex, issued.receipt.proof);
+      return issued.receipt;
+    }
+    const replay = issued.saltGenerated ? null : await sealFor(issued.salt, issued.receipt);
     await saveIssuedReceipt(env.DB, {
       tenant,
       id: issued.rid,
@@ -43,10 +80,7 @@ export function receiptHookFor(env: Env, tenant: string): IssueReceipt {
       logIndex: issued.logIndex,
       kid: issued.kid,
       iat: issued.iat,
-      provider: response.model.provider,
-      model: response.model.model,
-      region: response.model.region,
-      costUsd: response.costUsd,
+      ...meta,
       jws: issued.receipt.jws,
       proof: issued.receipt.proof,
       replay,
@@ -54,4 +88,65 @@ export function receiptHookFor(env: Env, tenant: string): IssueReceipt {
     });
     return issued.receipt;
   };
+}
+
+interface FenceContext {
+  origin: string;
+  kid: string;
+  meta: { provider: string; model: string; region: string; costUsd: number };
+  sealFor: (salt: string, receipt: object) => Promise<Uint8Array>;
+}
+
+/** Records the signed receipt over the holder's claim, comparing its token; throws if it lost the claim. */
+async function fence(
+  claim: HeldClaim,
+  request: ReasonRequest,
+  response: UnsignedResponse,
+  signed: { jws: string; iat: number; salt: string },
+  context: FenceContext,
+): Promise<void> {
+  // Sealed before the append, so a retry that recovers the receipt can replay it; the proof is added then.
+  const replay =
+    request.receiptSalt === undefined ? null : await context.sealFor(signed.salt, { jws: signed.jws });
+  const fenced = await fenceClaim(claim.db, {
+    tenant: claim.tenant,
+    id: response.receiptId,
+    token: claim.token,
+    saltGenerated: request.receiptSalt === undefined,
+    logOrigin: context.origin,
+    kid: context.kid,
+    iat: signed.iat,
+    ...context.meta,
+    jws: signed.jws,
+    replay,
+    replayExpiresAt: replay === null ? null : signed.iat + REPLAY_RETENTION_MS,
+  });
+  if (!fenced) throw lostClaim(response.receiptId);
+}
+
+/** Saves the log index and proof; if that fails, the row stays 'signed' for the retry to complete. */
+async function complete(claim: HeldClaim, jws: string, logIndex: number, proof: string): Promise<void> {
+  try {
+    await completeClaim(claim.db, {
+      tenant: claim.tenant,
+      id: claim.id,
+      jws,
+      logIndex,
+      proof,
+      now: claim.now(),
+    });
+  } catch (error) {
+    await letGo(claim);
+    throw new ApiError(
+      'internal.unavailable',
+      `The receipt of ${claim.id} is signed and logged but could not be saved; retry the same request to receive it.`,
+      { details: { receiptId: claim.id }, cause: error },
+    );
+  }
+}
+
+/** Ends a signed claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */
+async function letGo(claim: HeldClaim): Promise<void> {
+  claim.stop();
+  await endLease(claim.db, claim.tenant, claim.id, claim.token).catch(() => undefined);
 }

@@ -5,6 +5,7 @@ import { iJsonError } from '../receipts/i-json-error';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
+import type { HeldClaim } from './held-claim';
 import { type ClaimDeps, claimReceiptId } from './idempotency';
 import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
 import { runReason } from './run-reason';
@@ -17,10 +18,12 @@ export interface ServeDeps {
   requestId: string;
   /** Date.now() when the request arrived, for its usage record. */
   arrivedAt: number;
-  /** Idempotency claims of a `receiptId` (D1), and their release when the request fails. */
-  claims: ClaimDeps & { release: (receiptId: string) => Promise<void> };
-  /** The pipeline's dependencies, built only once the request is not a replay. */
-  pipeline: () => Promise<{ deps: ReasonDeps & { issueReceipt: IssueReceipt }; flushHealth: () => void }>;
+  /** Idempotency claims of a `receiptId` (D1) and the log that completes an unsaved receipt. */
+  claims: ClaimDeps;
+  /** The pipeline's dependencies, built only once the request is not a replay; its receipt is fenced by `claim`. */
+  pipeline: (
+    claim: HeldClaim | undefined,
+  ) => Promise<{ deps: ReasonDeps & { issueReceipt: IssueReceipt }; flushHealth: () => void }>;
   writeUsage: (record: UsageRecord) => Promise<void>;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
   background: (work: () => Promise<unknown>) => void;
@@ -51,22 +54,37 @@ async function* replayEvents(response: MaybeSignedResponse): AsyncGenerator<Stre
 async function claimRequest(
   request: ReasonRequest,
   deps: ServeDeps,
-): Promise<{ replay?: MaybeSignedResponse }> {
+): Promise<{ replay?: MaybeSignedResponse; claim?: HeldClaim }> {
   const problems = committedRequestProblems(request);
   if (problems.length > 0) throw iJsonError(problems);
   const { receiptId } = request;
   if (receiptId === undefined) return {};
   const claim = await claimReceiptId(deps.caller.tenant, { ...request, receiptId }, deps.claims);
   // The stored copy is an answer this pipeline returned, opened with the caller's own salt.
-  return claim.kind === 'replay' ? { replay: claim.response as MaybeSignedResponse } : {};
+  return claim.kind === 'replay' ? { replay: claim.response as MaybeSignedResponse } : { claim: claim.claim };
+}
+
+/** The pipeline's dependencies for a request holding `claim`; a claim it cannot use is released. */
+async function pipelineFor(claim: HeldClaim | undefined, deps: ServeDeps) {
+  try {
+    return await deps.pipeline(claim);
+  } catch (error) {
+    claim?.stop();
+    if (claim) deps.background(() => claim.release());
+    throw error;
+  }
 }
 
 /** The usage record and claim release of a request that failed, written after the answer. */
-function failureRecorder(request: ReasonRequest, stream: boolean, deps: ServeDeps, reasonDeps: ReasonDeps) {
+function failureRecorder(
+  claim: HeldClaim | undefined,
+  stream: boolean,
+  deps: ServeDeps,
+  reasonDeps: ReasonDeps,
+) {
   return (error: unknown) => {
     const latencyMs = reasonDeps.now() - reasonDeps.startedAt;
-    const { receiptId } = request;
-    if (receiptId !== undefined) deps.background(() => deps.claims.release(receiptId));
+    if (claim) deps.background(() => claim.release());
     const record = usageOfFailure(deps.caller, error, latencyMs, stream, deps.arrivedAt);
     deps.background(() => deps.writeUsage(record));
   };
@@ -74,18 +92,19 @@ function failureRecorder(request: ReasonRequest, stream: boolean, deps: ServeDep
 
 /** POST /v1/reason answered as one JSON body: claim, pipeline, receipt, then usage and health. */
 export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Promise<ServedAnswer> {
-  const { replay } = await claimRequest(request, deps);
+  const { replay, claim } = await claimRequest(request, deps);
   if (replay) return { response: replay, replayed: true };
-  const { deps: reasonDeps, flushHealth } = await deps.pipeline();
+  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   try {
     const response = await runReason(request, reasonDeps);
     const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
     deps.background(() => deps.writeUsage(record));
     return { response, replayed: false };
   } catch (error) {
-    failureRecorder(request, false, deps, reasonDeps)(error);
+    failureRecorder(claim, false, deps, reasonDeps)(error);
     throw error;
   } finally {
+    claim?.stop();
     flushHealth();
   }
 }
@@ -96,14 +115,15 @@ export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Prom
  * and the usage record and health write follow the terminal one.
  */
 export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Promise<ServedEvents> {
-  const { replay } = await claimRequest(request, deps);
+  const { replay, claim } = await claimRequest(request, deps);
   if (replay) return { events: replayEvents(replay), abort: new AbortController(), replayed: true };
-  const { deps: reasonDeps, flushHealth } = await deps.pipeline();
-  const recordFailure = failureRecorder(request, true, deps, reasonDeps);
+  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
+  const recordFailure = failureRecorder(claim, true, deps, reasonDeps);
   let prepared: Awaited<ReturnType<typeof prepareReason>>;
   try {
     prepared = await prepareReason(request, reasonDeps);
   } catch (error) {
+    claim?.stop();
     recordFailure(error);
     throw error;
   }
@@ -115,6 +135,7 @@ export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Prom
     requestId: deps.requestId,
     signal: abort.signal,
     onEnd: (end) => {
+      claim?.stop();
       flushHealth();
       if ('response' in end) {
         const record = usageOfResponse(deps.caller, end.response, true, deps.arrivedAt);

@@ -10,10 +10,10 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
+import type { HeldClaim } from '../reason/held-claim';
 import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
-import { releaseClaim } from '../storage/receipts';
 import { runInBackground } from './run-in-background';
 
 export interface ReasonContext {
@@ -23,7 +23,11 @@ export interface ReasonContext {
 }
 
 /** The pipeline's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health, receipts. */
-export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Promise<ReasonContext> {
+export async function reasonContextOf(
+  c: Context<AppEnv>,
+  startedAt: number,
+  claim?: HeldClaim,
+): Promise<ReasonContext> {
   const env = c.env as unknown as Record<string, unknown>;
   const catalog = loadCatalog(c.env.VALVE_CATALOG);
   const health = healthStubOf(c.env);
@@ -31,7 +35,7 @@ export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Pr
   const observations: Observation[] = [];
   const deps: ReasonContext['deps'] = {
     catalog,
-    issueReceipt: receiptHookFor(c.env, c.var.caller.tenant),
+    issueReceipt: receiptHookFor(c.env, c.var.caller.tenant, claim),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],
@@ -81,9 +85,12 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       waitMs: 30_000,
-      release: (receiptId) => releaseClaim(c.env.DB, caller.tenant, receiptId),
+      appendOnce: async (origin, entry) => {
+        const { index, proof } = await c.env.RECEIPT_LOG.getByName(origin).appendOnce(entry);
+        return { index, proof };
+      },
     },
-    pipeline: () => reasonContextOf(c, startedAt),
+    pipeline: (claim) => reasonContextOf(c, startedAt, claim),
     writeUsage: (record) => writeUsage(c.env.DB, record),
     background: (work) => runInBackground(c, work),
   };

@@ -1,10 +1,15 @@
-// D1 queries of the receipts table (migrations/0003_receipts.sql): claims, metadata, replay copies.
+// D1 queries of the receipts table (migrations/0003_receipts.sql, 0004_receipt_claims.sql): metadata and
+// replay copies; the claims of caller-chosen ids are in receipt-claims.ts.
 
 export interface StoredReceipt {
   tenant: string;
   id: string;
-  state: 'pending' | 'issued';
+  /** 'pending': claimed, nothing signed; 'signed': fenced, its log entry may or may not be in; 'issued'. */
+  state: 'pending' | 'signed' | 'issued';
   claimed_at: number;
+  claim_token: string | null;
+  lease_until: number | null;
+  claim_digest: ArrayBuffer | null;
   salt_generated: number | null;
   log_origin: string | null;
   log_index: number | null;
@@ -36,41 +41,6 @@ export interface IssuedRow {
   proof: string;
   replay: Uint8Array | null;
   replayExpiresAt: number | null;
-}
-
-/** Inserts a pending claim; false when a row for (tenant, id) already exists. */
-export async function insertClaim(db: D1Database, tenant: string, id: string, now: number): Promise<boolean> {
-  const result = await db
-    .prepare(
-      "INSERT INTO receipts (tenant, id, state, claimed_at) VALUES (?, ?, 'pending', ?) ON CONFLICT (tenant, id) DO NOTHING",
-    )
-    .bind(tenant, id, now)
-    .run();
-  return result.meta.changes === 1;
-}
-
-/** Takes over a pending claim last touched at `claimedAt` (its holder died); false if someone else did. */
-export async function retakeClaim(
-  db: D1Database,
-  tenant: string,
-  id: string,
-  claimedAt: number,
-  now: number,
-): Promise<boolean> {
-  const result = await db
-    .prepare(
-      "UPDATE receipts SET claimed_at = ? WHERE tenant = ? AND id = ? AND state = 'pending' AND claimed_at = ?",
-    )
-    .bind(now, tenant, id, claimedAt)
-    .run();
-  return result.meta.changes === 1;
-}
-
-export async function releaseClaim(db: D1Database, tenant: string, id: string): Promise<void> {
-  await db
-    .prepare("DELETE FROM receipts WHERE tenant = ? AND id = ? AND state = 'pending'")
-    .bind(tenant, id)
-    .run();
 }
 
 export async function findReceipt(db: D1Database, tenant: string, id: string): Promise<StoredReceipt | null> {

@@ -108,4 +108,23 @@ describe('the ReceiptLog Durable Object', () => {
     expect(await log.consistency(2, 2)).toEqual({ hashes: [] });
     expect((await log.consistency(1, 2))?.hashes).toHaveLength(1);
   });
+
+  it('appends an entry once through appendOnce, concurrently or later, and proves it at the latest size', async () => {
+    const log = env.RECEIPT_LOG.getByName('test-once');
+    await log.append(entry(1));
+    const [a, b] = await Promise.all([log.appendOnce(entry(2)), log.appendOnce(entry(2))]);
+    expect([a.index, b.index]).toEqual([1, 1]);
+    await log.append(entry(3));
+    const later = await log.appendOnce(entry(2));
+    expect(later.index).toBe(1);
+    expect(await log.size()).toBe(3);
+    const proof = parseTlogProof(later.proof);
+    if (!proof.ok) throw new Error(proof.reason);
+    const checkpoint = await verifyCheckpoint(proof.value.checkpoint, await pinned());
+    if (!checkpoint.ok) throw new Error(checkpoint.reason);
+    expect(checkpoint.value.size).toBe(3);
+    const leaf = leafHash(entry(2));
+    expect(verifyInclusion(leaf, 1, 3, proof.value.path as Bytes[], checkpoint.value.root).ok).toBe(true);
+    expect((await log.appendOnce(entry(4))).index).toBe(3);
+  });
 });
