@@ -13,6 +13,7 @@ import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
 import { modelRoutes } from './routes/models';
+import { openaiRoutes } from './routes/openai';
 import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
@@ -54,6 +55,7 @@ export const app = new Hono<AppEnv>()
   .route('/', healthRoutes)
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
+  .route('/openai/v1', openaiRoutes)
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
