@@ -19,7 +19,7 @@ import { runInBackground } from '../routes/run-in-background';
 import { endOf } from '../routes/stream-response';
 import { releaseClaim } from '../storage/receipts';
 import type { StreamEvent } from '../streaming/stream-events';
-import { invalidParam } from './invalid-param';
+import { pipelineRequestOf } from './pipeline-request';
 import type { ExtReasonRequest } from './reason-request-ext';
 
 // The door's one coupling to the pipeline: everything it calls in src/reason/ and the Reason route's
@@ -32,24 +32,6 @@ export interface DoorRun {
   privacy?: PrivacyLevel;
   /** The route, for the usage record. */
   route: string;
-}
-
-/**
- * The request as today's pipeline takes it. Tool turns need the agent loop of the extended Reason
- * request, which this pipeline does not run yet: they are a clear 400 instead of being flattened.
- */
-export function pipelineRequestOf(request: ExtReasonRequest): ReasonRequest {
-  const { toolChoice: _c, parallelToolCalls: _p, sampling: _s, conversation, ...rest } = request;
-  if (conversation === undefined) return rest;
-  const turns = conversation.map((turn, i) => {
-    if (turn.role === 'tool' || 'toolCalls' in turn)
-      throw invalidParam(
-        ['messages'],
-        `turn ${i} is a tool call or a tool result, which this Valve cannot run yet`,
-      );
-    return { role: turn.role, content: turn.content ?? '' };
-  });
-  return { ...rest, conversation: turns };
 }
 
 /** Tool choice and sampling ride on the model request; user turns are never trusted. */
