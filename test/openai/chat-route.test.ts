@@ -118,3 +118,151 @@ describe('POST /openai/v1/chat/completions', () => {
     ]);
   });
 });
+
+describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the errors', () => {
+  const destructive = {
+    model: 'auto',
+    messages: [{ role: 'user', content: 'Call delete_file now.' }],
+    tools: [{ type: 'function', function: { name: 'delete_file', parameters: { type: 'object' } } }],
+    valve: { toolAnnotations: { delete_file: { destructive: true } } },
+  };
+
+  it('holds back a tainted call to a destructive tool and says so in the answer', async () => {
+    const { key } = await createKey();
+    const json = (await (await chat(key, destructive)).json()) as Completion & {
+      valve: { heldBack: string[] };
+    };
+    const { heldBack: _held, ...signed } = json.valve;
+    const valve = reasonResponseSchema.parse(signed);
+    expect(valve.toolCalls).toMatchObject([{ name: 'delete_file', tainted: true }]);
+    expect(json.choices[0]?.message.tool_calls).toBeUndefined();
+    expect(json.choices[0]?.finish_reason).toBe('stop');
+    expect(json.choices[0]?.message.content).toMatch(
+      /^Valve held back 1 call\(s\) to the destructive tool\(s\) delete_file/,
+    );
+    expect(json.valve.heldBack).toEqual([valve.toolCalls[0]?.id]);
+  });
+
+  it('hands the call over when the caller’s policy allows tainted destructive calls', async () => {
+    const { key } = await createKey();
+    const body = { ...destructive, valve: { ...destructive.valve, allowTaintedDestructive: true } };
+    const json = (await (await chat(key, body)).json()) as Completion;
+    expect(json.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(json.choices[0]?.message.tool_calls).toMatchObject([
+      { type: 'function', function: { name: 'delete_file' } },
+    ]);
+  });
+
+  it('plans only models allowed the privacy level of the messages', async () => {
+    const { key } = await createKey();
+    const json = (await (
+      await chat(key, { ...hello, valve: { privacy: 'restricted' } })
+    ).json()) as Completion;
+    expect(json.model).toBe('sim/deep');
+  });
+
+  it('answers 422 when no model may read the messages', async () => {
+    const { key } = await createKey();
+    const res = await chat(key, {
+      ...hello,
+      model: 'valve/cost',
+      valve: { privacy: 'restricted', modelPolicy: { regions: ['eu'] } },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as OpenAiErrorJson).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'policy.no_eligible_model',
+    });
+    expect(res.headers.get('x-should-retry')).toBe('false');
+  });
+
+  it('pins a catalog model and answers 404 model_not_found for one outside the catalog', async () => {
+    const { key } = await createKey();
+    const pinned = (await (await chat(key, { ...hello, model: 'sim/fast' })).json()) as Completion;
+    expect(pinned.model).toBe('sim/fast');
+    const res = await chat(key, { ...hello, model: 'sim/none' });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as OpenAiErrorJson).error).toMatchObject({
+      param: 'model',
+      code: 'model_not_found',
+    });
+  });
+
+  it('answers 403 permission_error for a key without the reason scope', async () => {
+    const { key } = await createKey('door-readonly', ['receipts:read']);
+    const res = await chat(key, hello);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as OpenAiErrorJson).error.type).toBe('permission_error');
+  });
+
+  it('answers 415 for a body that is not JSON and 405 for another method', async () => {
+    const { key } = await createKey();
+    const text = await call('/openai/v1/chat/completions', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain' },
+      body: 'hi',
+    });
+    expect(text.status).toBe(415);
+    expect(((await text.json()) as OpenAiErrorJson).error.type).toBe('invalid_request_error');
+    const get = await call('/openai/v1/chat/completions', { headers: { Authorization: `Bearer ${key}` } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('names the system message that fails the instruction lint', async () => {
+    const { key } = await createKey();
+    const res = await chat(key, {
+      model: 'auto',
+      messages: [
+        { role: 'system', content: 'x <data-a>' },
+        { role: 'user', content: 'y' },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as OpenAiErrorJson).error.param).toBe('messages[0].content');
+  });
+
+  it('answers tool turns with a 400 until the pipeline runs the agent loop', async () => {
+    const { key } = await createKey();
+    const res = await chat(key, {
+      model: 'auto',
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'w', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+      ],
+      tools: [{ type: 'function', function: { name: 'w' } }],
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as OpenAiErrorJson).error.param).toBe('messages');
+  });
+
+  it('replays the same answer for the same valve.receiptId', async () => {
+    const { key } = await createKey();
+    const body = {
+      ...hello,
+      valve: {
+        receiptId: '7d0e2a6c-5b1d-4c8e-9a7f-0123456789ab',
+        receiptSalt: 'c2FsdC1zYWx0LXNhbHQtc2FsdC1zYWx0LXNhbHQtc2FsdC1zYWx0',
+      },
+    };
+    const first = (await (await chat(key, body)).json()) as Completion;
+    const again = (await (await chat(key, body)).json()) as Completion;
+    expect(again.id).toBe('chatcmpl-7d0e2a6c-5b1d-4c8e-9a7f-0123456789ab');
+    expect(again.choices).toEqual(first.choices);
+  });
+
+  it('answers JSON output as the message content string', async () => {
+    const { key } = await createKey();
+    const res = await chat(key, { ...hello, response_format: { type: 'json_object' } });
+    const json = (await res.json()) as Completion;
+    const valve = reasonResponseSchema.parse(json.valve);
+    expect(valve.output.format).toBe('json');
+    expect(JSON.parse(json.choices[0]?.message.content ?? '')).toEqual(
+      (valve.output as { value: unknown }).value,
+    );
+  });
+});
