@@ -8,7 +8,12 @@ describe('openaiErrorOf', () => {
     const error = new ApiError('limit.rate_limited', 'slow down', { headers: { 'Retry-After': '3' } });
     const rendered = openaiErrorOf(error, 'r');
     expect(rendered.status).toBe(429);
-    expect(rendered.body.error).toEqual({ message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' });
+    expect(rendered.body.error).toEqual({
+      message: 'slow down',
+      type: 'rate_limit_error',
+      param: null,
+      code: 'rate_limit_exceeded',
+    });
     expect(rendered.headers).toEqual({ 'Retry-After': '3', 'retry-after-ms': '3000' });
   });
 
@@ -22,8 +27,14 @@ describe('openaiErrorOf', () => {
 
   it('says x-should-retry: false when the attempts already spent money, even for a retryable kind', () => {
     const details = { decision: { attempts: [{ costUsd: 0.002 }] } };
-    expect(openaiErrorOf(new ApiError('model.invalid_response', 'bad', { details }), 'r').headers['x-should-retry']).toBe('false');
-    expect(openaiErrorOf(new ApiError('model.invalid_response', 'bad'), 'r').headers['x-should-retry']).toBeUndefined();
+    expect(
+      openaiErrorOf(new ApiError('model.invalid_response', 'bad', { details }), 'r').headers[
+        'x-should-retry'
+      ],
+    ).toBe('false');
+    expect(
+      openaiErrorOf(new ApiError('model.invalid_response', 'bad'), 'r').headers['x-should-retry'],
+    ).toBeUndefined();
   });
 
   it('answers a tenant out of budget as OpenAI’s 429 insufficient_quota, never retried', () => {

@@ -26,7 +26,13 @@ interface ResponseJson {
   id: string;
   object: string;
   status: string;
-  output: { type: string; content?: { type: string; text: string }[]; name?: string; call_id?: string; arguments?: string }[];
+  output: {
+    type: string;
+    content?: { type: string; text: string }[];
+    name?: string;
+    call_id?: string;
+    arguments?: string;
+  }[];
   usage: Record<string, unknown>;
   valve: unknown;
   error?: { param: string | null };
@@ -43,7 +49,14 @@ describe('Responses API → Reason request (openai.responses/1)', () => {
       model: 'valve/cost',
       input: [
         { role: 'developer', content: 'Use English.' },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'input_text', text: 'b' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'a' },
+            { type: 'input_text', text: 'b' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'output_text', text: 'c' }] },
       ],
       max_output_tokens: 64,
@@ -82,9 +95,13 @@ describe('Responses API → Reason request (openai.responses/1)', () => {
 
   it('rejects image parts and unknown items by their path', () => {
     expect(
-      paramOfFailure(() => map({ model: 'auto', input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] })),
+      paramOfFailure(() =>
+        map({ model: 'auto', input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] }),
+      ),
     ).toBe('/input/0/content/0');
-    expect(paramOfFailure(() => map({ model: 'auto', input: [{ type: 'reasoning', summary: [] }] }))).toBe('/input/0/type');
+    expect(paramOfFailure(() => map({ model: 'auto', input: [{ type: 'reasoning', summary: [] }] }))).toBe(
+      '/input/0/type',
+    );
   });
 
   it.each([
@@ -112,10 +129,20 @@ describe('POST /openai/v1/responses', () => {
         id: `msg_${valve.receiptId}`,
         status: 'completed',
         role: 'assistant',
-        content: [{ type: 'output_text', text: (valve.output as { text: string }).text, annotations: [], logprobs: [] }],
+        content: [
+          {
+            type: 'output_text',
+            text: (valve.output as { text: string }).text,
+            annotations: [],
+            logprobs: [],
+          },
+        ],
       },
     ]);
-    expect(json.usage).toMatchObject({ input_tokens: valve.usage.inputTokens, output_tokens: valve.usage.outputTokens });
+    expect(json.usage).toMatchObject({
+      input_tokens: valve.usage.inputTokens,
+      output_tokens: valve.usage.outputTokens,
+    });
     expect(valve.task).toBe('openai.responses/1');
   });
 
@@ -128,7 +155,11 @@ describe('POST /openai/v1/responses', () => {
 
   it('streams events with increasing sequence numbers, from response.created to response.completed', async () => {
     const { key } = await createKey('resp-stream');
-    const { res } = await doorCall(catalogOf([simModel('s')]), key, '/responses', { model: 'auto', input: 'Hi', stream: true });
+    const { res } = await doorCall(catalogOf([simModel('s')]), key, '/responses', {
+      model: 'auto',
+      input: 'Hi',
+      stream: true,
+    });
     const frames = await framesOf(res);
     const types = frames.map((f) => f.event);
     expect(frames.map((f) => f.json?.type)).toEqual(types);
@@ -145,7 +176,10 @@ describe('POST /openai/v1/responses', () => {
       'response.completed',
     ]);
     expect(frames.map((f) => f.json?.sequence_number)).toEqual(frames.map((_, i) => i));
-    const deltas = frames.filter((f) => f.event === 'response.output_text.delta').map((f) => f.json?.delta).join('');
+    const deltas = frames
+      .filter((f) => f.event === 'response.output_text.delta')
+      .map((f) => f.json?.delta)
+      .join('');
     const completed = frames.at(-1)?.json?.response as ResponseJson;
     const valve = reasonResponseSchema.parse(completed.valve);
     expect(deltas).toBe((valve.output as { text: string }).text);
@@ -157,11 +191,18 @@ describe('POST /openai/v1/responses', () => {
       model: 'auto',
       input: 'Call lookup.',
       stream: true,
-      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],
+      tools: [
+        {
+          type: 'function',
+          name: 'lookup',
+          parameters: { type: 'object', properties: { q: { type: 'string' } } },
+        },
+      ],
     });
     const frames = await framesOf(res);
     const done = frames.find((f) => f.event === 'response.function_call_arguments.done')?.json;
-    const item = frames.find((f) => f.event === 'response.output_item.done')?.json?.item as ResponseJson['output'][number];
+    const item = frames.find((f) => f.event === 'response.output_item.done')?.json
+      ?.item as ResponseJson['output'][number];
     const valve = reasonResponseSchema.parse((frames.at(-1)?.json?.response as ResponseJson).valve);
     expect(item).toMatchObject({ type: 'function_call', name: 'lookup', call_id: valve.toolCalls[0]?.id });
     expect(JSON.parse(String(done?.arguments))).toEqual(valve.toolCalls[0]?.arguments);
