@@ -64,6 +64,17 @@ const reasonBody = JSON.stringify({
   context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' }],
   modelPolicy: { maxLatencyMs: 10_000 },
 });
+// The same ask through the OpenAI-compatible door: its added latency is the mapping and the encoders.
+const doorBody = (/** @type {boolean} */ stream) =>
+  JSON.stringify({
+    model: 'auto',
+    messages: [
+      { role: 'system', content: 'Summarize the ticket in one sentence.' },
+      { role: 'user', content: 'The printer is on fire.' },
+    ],
+    valve: { modelPolicy: { maxLatencyMs: 10_000 } },
+    ...(stream && { stream: true, stream_options: { include_usage: true } }),
+  });
 const chatBody = (/** @type {boolean} */ stream) =>
   JSON.stringify({
     model: 'gpt-bench',
@@ -155,6 +166,11 @@ async function main() {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${valveKey}` },
       body: reasonBody,
     },
+    door: {
+      url: `${valveUrl}/openai/v1/chat/completions`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${valveKey}` },
+      body: doorBody(false),
+    },
     ...(peer && {
       peer: {
         url: `${peer.url}/v1/chat/completions`,
@@ -206,6 +222,7 @@ async function main() {
   const streamTargets = {
     direct: { ...targets.direct, body: chatBody(true) },
     valve: { ...targets.valve, headers: { ...targets.valve.headers, accept: 'text/event-stream' } },
+    door: { ...targets.door, body: doorBody(true) },
     ...(targets.peer && { peer: { ...targets.peer, body: chatBody(true) } }),
   };
   for (const [name, target] of Object.entries(streamTargets)) {
@@ -275,7 +292,12 @@ async function main() {
 }
 
 /** @type {Record<string, string>} */
-const labels = { direct: 'upstream, direct', valve: 'Valve (workerd)', peer: 'Portkey gateway' };
+const labels = {
+  direct: 'upstream, direct',
+  valve: 'Valve (workerd)',
+  door: 'Valve /openai/v1/chat/completions',
+  peer: 'Portkey gateway',
+};
 
 /** @param {number} a @param {number} b */
 const ratio = (a, b) =>

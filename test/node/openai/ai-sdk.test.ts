@@ -53,6 +53,21 @@ describe('the AI SDK against /openai/v1', () => {
     await expectReceiptVerifies(door, receiptIdOf(result.response.id));
   });
 
+  it('sends Valve-only fields through providerOptions, and hands back the valve extension in response.body', async () => {
+    const result = await generateText({
+      model: valve('auto'),
+      prompt: 'Say hello.',
+      providerOptions: { valve: { valve: { task: 'greet', modelPolicy: { prefer: 'cost' } } } },
+    });
+    const body = result.response.body as {
+      valve: { task: string; receipt: { jws: string }; decision: { prefer: string } };
+    };
+    expect(body.valve.task).toBe('greet');
+    expect(body.valve.decision.prefer).toBe('cost');
+    expect(body.valve.receipt.jws).toMatch(/^[\w-]+\.[\w-]*\.[\w-]+$/);
+    await expectReceiptVerifies(door, receiptIdOf(result.response.id));
+  });
+
   it('makes a tool call the SDK hands back with its parsed input', async () => {
     const result = await generateText({
       model: valve('auto'),

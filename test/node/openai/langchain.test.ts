@@ -2,17 +2,18 @@ import type { AIMessageChunk } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type Door, expectReceiptVerifies, receiptIdOf, startDoor } from './door-harness';
+import { type Door, exchangeOf, expectReceiptVerifies, receiptIdOf, startDoor } from './door-harness';
 
 // LangChain's ChatOpenAI pointed at Valve: only the base URL and the key change.
 
 let door: Door;
-const chat = (model = 'auto', options: { maxRetries?: number } = {}) =>
+const chat = (model = 'auto', modelKwargs?: Record<string, unknown>) =>
   new ChatOpenAI({
     model,
     apiKey: door.valve.key,
     configuration: { baseURL: door.baseURL, fetch: door.fetch },
-    maxRetries: options.maxRetries ?? 0,
+    maxRetries: 0,
+    ...(modelKwargs && { modelKwargs }),
   });
 
 beforeAll(async () => {
@@ -29,6 +30,13 @@ describe('LangChain ChatOpenAI against /openai/v1', () => {
     ]);
     expect(message.content).toMatch(/^\[simulated by sim\/answer\] A deterministic answer/);
     expect(message.usage_metadata?.output_tokens).toBeGreaterThan(0);
+    await expectReceiptVerifies(door, receiptIdOf(message.id));
+  });
+
+  it('sends Valve-only fields through modelKwargs', async () => {
+    const message = await chat('auto', { valve: { task: 'greet' } }).invoke('Say hello.');
+    const exchange = await exchangeOf(door, receiptIdOf(message.id));
+    expect((JSON.parse(exchange.answer) as { valve: { task: string } }).valve.task).toBe('greet');
     await expectReceiptVerifies(door, receiptIdOf(message.id));
   });
 
