@@ -48,10 +48,13 @@ function spent(details: Record<string, unknown> | null): boolean {
   return (decision?.attempts ?? []).some((attempt) => (attempt.costUsd ?? 0) > 0);
 }
 
-function retryAfterMs(headers: Record<string, string>): string | undefined {
-  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
-  const seconds = value === undefined ? Number.NaN : Number(value);
-  return Number.isFinite(seconds) ? String(Math.round(seconds * 1000)) : undefined;
+/** How long to wait before a retry, in ms: what the provider or the limiter said, else Retry-After. */
+function retryAfterMs(error: ApiError): number | undefined {
+  const said = error.details?.retry_after_ms ?? error.details?.retryAfterMs;
+  if (typeof said === 'number' && Number.isFinite(said) && said >= 0) return Math.round(said);
+  const header = Object.entries(error.headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
+  const seconds = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
 export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
@@ -63,8 +66,12 @@ export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
       : (typeByStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'));
   const openaiCode = error.details?.openaiCode;
   const headers: Record<string, string> = { ...error.headers };
-  const ms = retryAfterMs(headers);
-  if (ms !== undefined) headers['retry-after-ms'] = ms;
+  const ms = retryAfterMs(error);
+  if (ms !== undefined) {
+    headers['retry-after-ms'] = String(ms);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
+      headers['retry-after'] = String(Math.ceil(ms / 1000));
+  }
   if (!error.retryable || spent(error.details)) headers['x-should-retry'] = 'false';
   return {
     status,

@@ -6,6 +6,7 @@ import { openaiErrorOf } from '../../src/openai/openai-error';
 describe('openaiErrorOf', () => {
   it('keeps a retryable rate limit retryable, with retry-after-ms beside Retry-After', () => {
     const error = new ApiError('limit.rate_limited', 'slow down', { headers: { 'Retry-After': '3' } });
+    // Without the limiter's exact wait, the header's seconds.
     const rendered = openaiErrorOf(error, 'r');
     expect(rendered.status).toBe(429);
     expect(rendered.body.error).toEqual({
@@ -15,6 +16,13 @@ describe('openaiErrorOf', () => {
       code: 'rate_limit_exceeded',
     });
     expect(rendered.headers).toEqual({ 'Retry-After': '3', 'retry-after-ms': '3000' });
+  });
+
+  it('turns a provider’s retry_after_ms into retry-after-ms and retry-after', () => {
+    const error = new ApiError('model.rate_limited', 'busy', {
+      details: { kind: 'rate_limited', retry_after_ms: 1500 },
+    });
+    expect(openaiErrorOf(error, 'r').headers).toEqual({ 'retry-after-ms': '1500', 'retry-after': '2' });
   });
 
   it('says x-should-retry: false for a 5xx a retry cannot fix', () => {

@@ -17,7 +17,7 @@ function paramOfFailure(run: () => unknown): string | undefined {
     run();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return (error.details?.issues as { path: string }[])[0]?.path;
+    return (error.details?.issues as { path: string }[] | undefined)?.[0]?.path;
   }
   return undefined;
 }
@@ -203,7 +203,9 @@ describe('POST /openai/v1/responses', () => {
     const done = frames.find((f) => f.event === 'response.function_call_arguments.done')?.json;
     const item = frames.find((f) => f.event === 'response.output_item.done')?.json
       ?.item as ResponseJson['output'][number];
-    const valve = reasonResponseSchema.parse((frames.at(-1)?.json?.response as ResponseJson).valve);
+    const valve = reasonResponseSchema.parse(
+      (frames.at(-1)?.json?.response as ResponseJson | undefined)?.valve,
+    );
     expect(item).toMatchObject({ type: 'function_call', name: 'lookup', call_id: valve.toolCalls[0]?.id });
     expect(JSON.parse(String(done?.arguments))).toEqual(valve.toolCalls[0]?.arguments);
   });
@@ -215,6 +217,6 @@ describe('POST /openai/v1/responses', () => {
     const frames = await framesOf(res);
     expect(frames.slice(-2).map((f) => f.event)).toEqual(['response.failed', 'error']);
     expect(frames.some((f) => f.event === 'response.completed')).toBe(false);
-    expect((frames.at(-1)?.json?.error as { code: string }).code).toBe('model.network');
+    expect((frames.at(-1)?.json?.error as { code: string } | undefined)?.code).toBe('model.network');
   });
 });
