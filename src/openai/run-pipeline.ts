@@ -54,14 +54,19 @@ function depsFor(deps: ReasonDeps, privacy: PrivacyLevel | undefined): ReasonDep
   return { ...deps, catalog: { ...deps.catalog, models } };
 }
 
-interface Started {
-  request: ReasonRequest;
-  deps: ReasonDeps;
-  flushHealth: () => void;
-  replay?: ReasonResponse;
-  recordFailure: (error: unknown, stream: boolean) => void;
-  recordAnswer: (response: ReasonResponse, stream: boolean) => void;
-}
+type WithReceipts = ReasonDeps & { issueReceipt: NonNullable<ReasonDeps['issueReceipt']> };
+
+/** A call to run, or the replay of the answer an earlier call with the same receiptId got. */
+type Started =
+  | { kind: 'replay'; response: ReasonResponse }
+  | {
+      kind: 'run';
+      request: ReasonRequest;
+      deps: WithReceipts;
+      flushHealth: () => void;
+      recordFailure: (error: unknown, stream: boolean) => void;
+      recordAnswer: (response: ReasonResponse, stream: boolean) => void;
+    };
 
 async function start(c: Context<AppEnv>, run: DoorRun): Promise<Started> {
   const startedAt = c.var.arrivedAt ?? performance.now();
@@ -86,27 +91,17 @@ async function start(c: Context<AppEnv>, run: DoorRun): Promise<Started> {
       { ...request, receiptId },
       { db: c.env.DB, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), waitMs: 30_000 },
     );
-    if (claim.kind === 'replay') {
-      const replay = claim.response as ReasonResponse;
-      return {
-        request,
-        deps: {} as ReasonDeps,
-        flushHealth: () => undefined,
-        replay,
-        recordFailure,
-        recordAnswer,
-      };
-    }
+    if (claim.kind === 'replay') return { kind: 'replay', response: claim.response as ReasonResponse };
   }
   const context = await reasonContextOf(c, startedAt);
   const deps = { ...depsFor(context.deps, run.privacy), issueReceipt: receiptHookFor(c.env, caller.tenant) };
-  return { request, deps, flushHealth: context.flushHealth, recordFailure, recordAnswer };
+  return { kind: 'run', request, deps, flushHealth: context.flushHealth, recordFailure, recordAnswer };
 }
 
 /** The signed Reason response of a JSON call (or the replay of an earlier call with the same receiptId). */
 export async function answerJson(c: Context<AppEnv>, run: DoorRun): Promise<ReasonResponse> {
   const started = await start(c, run);
-  if (started.replay) return started.replay;
+  if (started.kind === 'replay') return started.response;
   const { request, deps } = started;
   try {
     const prepared = await prepareReason(request, deps);
@@ -121,8 +116,7 @@ export async function answerJson(c: Context<AppEnv>, run: DoorRun): Promise<Reas
     }
     const latency = deps.now() - deps.startedAt;
     const answer = answerOf(prepared, result.value, result.attempt, result.attempts, latency);
-    const issueReceipt = deps.issueReceipt as NonNullable<ReasonDeps['issueReceipt']>;
-    const response: ReasonResponse = { ...answer, receipt: await issueReceipt(request, answer) };
+    const response: ReasonResponse = { ...answer, receipt: await deps.issueReceipt(request, answer) };
     started.recordAnswer(response, false);
     return response;
   } catch (error) {
@@ -151,7 +145,7 @@ async function* replayEvents(response: ReasonResponse): AsyncIterable<StreamEven
 export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<DoorStream> {
   const started = await start(c, run);
   const abort = new AbortController();
-  if (started.replay) return { events: replayEvents(started.replay), abort };
+  if (started.kind === 'replay') return { events: replayEvents(started.response), abort };
   const { request, deps } = started;
   let prepared: PreparedReason;
   try {

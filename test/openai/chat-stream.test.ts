@@ -129,4 +129,22 @@ describe('POST /openai/v1/chat/completions with stream: true', () => {
     expect(last.error).toMatchObject({ type: 'server_error', code: 'model.network' });
     expect(text(chunks(frames.slice(0, -1)))).not.toBe('');
   });
+
+  it('replays a streamed answer for the same valve.receiptId with the same text and id', async () => {
+    const { key } = await createKey('door-replay');
+    const body = {
+      model: 'auto',
+      ...ask,
+      valve: {
+        receiptId: '9a0e2a6c-5b1d-4c8e-9a7f-0123456789ab',
+        receiptSalt: 'c2FsdC1zYWx0LXNhbHQtc2FsdC1zYWx0LXNhbHQtc2FsdC1zYWx0',
+      },
+    };
+    const catalog = catalogOf([simModel('s')]);
+    const first = chunks(await framesOf((await doorCall(catalog, key, '/chat/completions', body)).res));
+    const again = chunks(await framesOf((await doorCall(catalog, key, '/chat/completions', body)).res));
+    expect(text(again)).toBe(text(first));
+    expect(again[0]?.id).toBe('chatcmpl-9a0e2a6c-5b1d-4c8e-9a7f-0123456789ab');
+    expect((again.at(-1) as Chunk).valve).toEqual((first.at(-1) as Chunk).valve);
+  });
 });
