@@ -13,7 +13,7 @@ import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
 import { modelRoutes } from './routes/models';
-import { openaiRoutes } from './routes/openai';
+import { openaiErrorResponse, openaiRoutes } from './routes/openai';
 import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
@@ -91,6 +91,7 @@ app.notFound((c) => {
 });
 
 app.onError((thrown, c) => {
+  if (new URL(c.req.url).pathname.startsWith('/openai/')) return openaiErrorResponse(thrown, c);
   const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toApiError(thrown);
   const requestIdValue = c.var.requestId ?? crypto.randomUUID();
   if (error.status >= 500) {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../env';
@@ -88,7 +88,11 @@ export const openaiRoutes = new Hono<AppEnv>()
     throw new ApiError('request.not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`);
   });
 
-openaiRoutes.onError((thrown, c) => {
+/**
+ * Any failure of a request under /openai/ as OpenAI's error body. The app's own error handler calls it
+ * too, for what fails before the door's routes run (a body over the size limit).
+ */
+export function openaiErrorResponse(thrown: unknown, c: Context<AppEnv>): Response {
   const error =
     thrown instanceof HTTPException
       ? thrown.status === 413
@@ -104,4 +108,6 @@ openaiRoutes.onError((thrown, c) => {
   for (const [name, value] of Object.entries(rendered.headers)) c.header(name, value);
   c.header('X-Request-Id', requestId);
   return c.json(rendered.body, rendered.status as ContentfulStatusCode);
-});
+}
+
+openaiRoutes.onError(openaiErrorResponse);

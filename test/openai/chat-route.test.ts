@@ -209,6 +209,19 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     expect(get.headers.get('allow')).toBe('POST');
   });
 
+  it('answers a body over the size limit with a 413 in OpenAI’s shape', async () => {
+    const { key } = await createKey();
+    const res = await chat(key, {
+      model: 'auto',
+      messages: [{ role: 'user', content: 'x'.repeat(1_100_000) }],
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as OpenAiErrorJson).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'request_too_large',
+    });
+  });
+
   it('names the system message that fails the instruction lint', async () => {
     const { key } = await createKey();
     const res = await chat(key, {
