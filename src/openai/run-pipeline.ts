@@ -129,6 +129,8 @@ export async function answerJson(c: Context<AppEnv>, run: DoorRun): Promise<Reas
 
 export interface DoorStream {
   events: AsyncIterable<StreamEvent>;
+  /** Known before the first event: the stream's answer will carry it. */
+  receiptId: string;
   /** Aborts the upstream call when the caller goes away. */
   abort: AbortController;
 }
@@ -145,7 +147,8 @@ async function* replayEvents(response: ReasonResponse): AsyncIterable<StreamEven
 export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<DoorStream> {
   const started = await start(c, run);
   const abort = new AbortController();
-  if (started.kind === 'replay') return { events: replayEvents(started.response), abort };
+  if (started.kind === 'replay')
+    return { events: replayEvents(started.response), receiptId: started.response.receiptId, abort };
   const { request, deps } = started;
   let prepared: PreparedReason;
   try {
@@ -169,5 +172,5 @@ export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<Do
       ended();
     },
   });
-  return { events, abort };
+  return { events, receiptId: prepared.receiptId, abort };
 }

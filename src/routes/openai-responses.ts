@@ -30,7 +30,7 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
     const createdSec = Math.floor(Date.now() / 1000);
     const headers = { 'X-Request-Id': c.var.requestId };
     if (body.stream === true) {
-      const { events, abort } = await answerStream(c, run);
+      const { events, receiptId, abort } = await answerStream(c, run);
       const frames = responsesEvents(events, {
         request: body,
         tools: request.tools,
@@ -38,7 +38,7 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
         createdSec,
         requestId: c.var.requestId,
       });
-      return (await sseResponse(frames, abort, headers)) as never;
+      return (await sseResponse(frames, abort, { ...headers, 'X-Valve-Receipt-Id': receiptId })) as never;
     }
     const response = await answerJson(c, run);
     const held = holdBack(response, request.tools, allow);

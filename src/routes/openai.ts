@@ -51,7 +51,7 @@ export const openaiRoutes = new Hono<AppEnv>()
       const createdSec = Math.floor(Date.now() / 1000);
       const headers = { 'X-Request-Id': c.var.requestId };
       if (body.stream === true) {
-        const { events, abort } = await answerStream(c, run);
+        const { events, receiptId, abort } = await answerStream(c, run);
         const frames = chatChunks(events, {
           includeUsage: body.stream_options?.include_usage === true,
           tools: request.tools,
@@ -59,7 +59,7 @@ export const openaiRoutes = new Hono<AppEnv>()
           createdSec,
           requestId: c.var.requestId,
         });
-        const res = await sseResponse(frames, abort, headers);
+        const res = await sseResponse(frames, abort, { ...headers, 'X-Valve-Receipt-Id': receiptId });
         return res as never;
       }
       const response = await answerJson(c, run);

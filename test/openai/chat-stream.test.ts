@@ -41,6 +41,7 @@ describe('POST /openai/v1/chat/completions with stream: true', () => {
     const valve = reasonResponseSchema.parse(finish.valve);
     expect(text(list)).toBe((valve.output as { text: string }).text);
     expect(new Set(list.map((c) => c.id))).toEqual(new Set([`chatcmpl-${valve.receiptId}`]));
+    expect(res.headers.get('x-valve-receipt-id')).toBe(valve.receiptId);
     expect(list.every((c) => c.object === 'chat.completion.chunk' && c.model === 'sim/s')).toBe(true);
     expect(list.some((c) => 'usage' in c)).toBe(false);
   });
