@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateObject, generateText, jsonSchema, streamText, tool } from 'ai';
+import { APICallError, generateObject, generateText, jsonSchema, RetryError, streamText, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Door, expectReceiptVerifies, receiptIdOf, startDoor } from './door-harness';
@@ -106,5 +106,20 @@ describe('the AI SDK against /openai/v1', () => {
     expect(parts).toContain('error');
     expect(errors).toHaveLength(1);
     expect(await result.finishReason).not.toBe('stop');
+  });
+
+  it('raises a provider’s bad key as an APICallError, and retries by status alone', async () => {
+    door.reset();
+    const failure = await generateText({
+      model: valve('keyless/badkey'),
+      prompt: 'Say hello.',
+      maxRetries: 2,
+    }).catch((error: unknown) => error);
+    const errors = RetryError.isInstance(failure) ? failure.errors : [failure];
+    const statuses = errors.map((error) => (APICallError.isInstance(error) ? error.statusCode : undefined));
+    // The AI SDK does not read x-should-retry: it sends the 502 again, and the bad key's open circuit
+    // answers that retry with a 422 (no eligible model) that it does not retry.
+    expect(statuses).toEqual([502, 422]);
+    expect(door.count('/openai/v1/chat/completions')).toBe(2);
   });
 });
