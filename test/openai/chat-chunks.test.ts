@@ -48,7 +48,8 @@ async function collect(frames: AsyncGenerator<string>): Promise<Record<string, u
 
 const options = { includeUsage: false, allowTaintedDestructive: false, createdSec: 1, requestId: 'r' };
 type Choice = { delta: Record<string, unknown>; finish_reason: string | null };
-const choiceOf = (chunk: Record<string, unknown> | undefined) => (chunk?.choices as Choice[] | undefined)?.[0];
+const choiceOf = (chunk: Record<string, unknown> | undefined) =>
+  (chunk?.choices as Choice[] | undefined)?.[0];
 
 describe('chatChunks', () => {
   it('finishes a stream the caller’s budget cut with finish_reason length', async () => {
