@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { writeUsage } from '../background/write-behind';
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
-import { privacyLevels } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
 import { iJsonError } from '../middleware/i-json-body';
+import type { Exclusion } from '../policy/plan-types';
 import { answerOf } from '../reason/answer-of';
 import { callAttempts } from '../reason/call-attempts';
 import { callWithRepair } from '../reason/check-output';
@@ -19,6 +20,7 @@ import { runInBackground } from '../routes/run-in-background';
 import { endOf } from '../routes/stream-response';
 import { releaseClaim } from '../storage/receipts';
 import type { StreamEvent } from '../streaming/stream-events';
+import { scopeToPrivacy } from './message-privacy';
 import { pipelineRequestOf } from './pipeline-request';
 import type { ExtReasonRequest } from './reason-request-ext';
 
@@ -47,11 +49,24 @@ function tune(prepared: PreparedReason, request: ExtReasonRequest): void {
     prepared.prompt = { ...prepared.prompt, tainted: true };
 }
 
-function depsFor(deps: ReasonDeps, privacy: PrivacyLevel | undefined): ReasonDeps {
-  if (privacy === undefined) return deps;
-  const rank = privacyLevels.indexOf(privacy);
-  const models = deps.catalog.models.filter((model) => privacyLevels.indexOf(model.maxPrivacy) >= rank);
-  return { ...deps, catalog: { ...deps.catalog, models } };
+/** Render, plan and admit, with the models the messages' privacy rules out listed as excluded. */
+async function prepare(
+  request: ReasonRequest,
+  deps: ReasonDeps,
+  excluded: Exclusion[],
+): Promise<PreparedReason> {
+  try {
+    const prepared = await prepareReason(request, deps);
+    prepared.plan = { ...prepared.plan, excluded: [...prepared.plan.excluded, ...excluded] };
+    return prepared;
+  } catch (error) {
+    const details =
+      error instanceof ApiError && error.code === 'policy.no_eligible_model' ? error.details : null;
+    if (details && Array.isArray(details.excluded)) details.excluded = [...details.excluded, ...excluded];
+    const decision = details?.decision as { excluded?: unknown[] } | undefined;
+    if (decision && Array.isArray(decision.excluded)) decision.excluded = [...decision.excluded, ...excluded];
+    throw error;
+  }
 }
 
 type WithReceipts = ReasonDeps & { issueReceipt: NonNullable<ReasonDeps['issueReceipt']> };
@@ -63,6 +78,7 @@ type Started =
       kind: 'run';
       request: ReasonRequest;
       deps: WithReceipts;
+      excluded: Exclusion[];
       flushHealth: () => void;
       recordFailure: (error: unknown, stream: boolean) => void;
       recordAnswer: (response: ReasonResponse, stream: boolean) => void;
@@ -94,8 +110,21 @@ async function start(c: Context<AppEnv>, run: DoorRun): Promise<Started> {
     if (claim.kind === 'replay') return { kind: 'replay', response: claim.response as ReasonResponse };
   }
   const context = await reasonContextOf(c, startedAt);
-  const deps = { ...depsFor(context.deps, run.privacy), issueReceipt: receiptHookFor(c.env, caller.tenant) };
-  return { kind: 'run', request, deps, flushHealth: context.flushHealth, recordFailure, recordAnswer };
+  const scope = scopeToPrivacy(context.deps.catalog, run.privacy);
+  const deps = {
+    ...context.deps,
+    catalog: scope.catalog,
+    issueReceipt: receiptHookFor(c.env, caller.tenant),
+  };
+  return {
+    kind: 'run',
+    request,
+    deps,
+    excluded: scope.excluded,
+    flushHealth: context.flushHealth,
+    recordFailure,
+    recordAnswer,
+  };
 }
 
 /** The signed Reason response of a JSON call (or the replay of an earlier call with the same receiptId). */
@@ -104,7 +133,7 @@ export async function answerJson(c: Context<AppEnv>, run: DoorRun): Promise<Reas
   if (started.kind === 'replay') return started.response;
   const { request, deps } = started;
   try {
-    const prepared = await prepareReason(request, deps);
+    const prepared = await prepare(request, deps, started.excluded);
     tune(prepared, run.request);
     let result: Awaited<ReturnType<typeof callAttempts>>;
     try {
@@ -152,7 +181,7 @@ export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<Do
   const { request, deps } = started;
   let prepared: PreparedReason;
   try {
-    prepared = await prepareReason(request, deps);
+    prepared = await prepare(request, deps, started.excluded);
   } catch (error) {
     started.recordFailure(error, true);
     started.flushHealth();

@@ -169,10 +169,13 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
       valve: { privacy: 'restricted', modelPolicy: { regions: ['eu'] } },
     });
     expect(res.status).toBe(422);
-    expect(((await res.json()) as OpenAiErrorJson).error).toMatchObject({
-      type: 'invalid_request_error',
-      code: 'policy.no_eligible_model',
-    });
+    const json = (await res.json()) as OpenAiErrorJson & {
+      valve: { details: { excluded: { model: string; reason: string }[] } };
+    };
+    expect(json.error).toMatchObject({ type: 'invalid_request_error', code: 'policy.no_eligible_model' });
+    expect(json.valve.details.excluded).toContainEqual(
+      expect.objectContaining({ model: 'fast', reason: 'privacy' }),
+    );
     expect(res.headers.get('x-should-retry')).toBe('false');
   });
 
