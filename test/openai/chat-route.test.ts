@@ -106,6 +106,7 @@ describe('POST /openai/v1/chat/completions', () => {
     const { key } = await createKey();
     const res = await call('/openai/v1/models', { headers: { Authorization: `Bearer ${key}` } });
     const json = (await res.json()) as { object: string; data: { id: string }[] };
+    expect(res.headers.get('x-request-id')).toMatch(/.+/);
     expect(json.object).toBe('list');
     expect(json.data.map((m) => m.id)).toEqual([
       'auto',

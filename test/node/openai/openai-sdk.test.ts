@@ -129,6 +129,22 @@ describe('the openai SDK against /openai/v1', () => {
     await expectReceiptVerifies(door, receiptIdOf(response.id));
   });
 
+  it('hands back a function_call output item from responses.create with tools', async () => {
+    const response = await client.responses.create({
+      model: 'auto',
+      input: 'Use get_weather for Paris.',
+      tools: [
+        { type: 'function', name: 'get_weather', parameters: weather.function.parameters, strict: true },
+      ],
+    });
+    const call = response.output.find((item) => item.type === 'function_call');
+    expect(call?.type === 'function_call' && call.name).toBe('get_weather');
+    expect(
+      call?.type === 'function_call' && typeof (JSON.parse(call.arguments) as { city: unknown }).city,
+    ).toBe('string');
+    await expectReceiptVerifies(door, receiptIdOf(response.id));
+  });
+
   it('streams a response with responses.stream and finalResponse', async () => {
     const stream = client.responses.stream({ model: 'auto', input: 'Say hello.' });
     let deltas = '';
