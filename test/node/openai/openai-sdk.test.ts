@@ -50,6 +50,21 @@ describe('the openai SDK against /openai/v1', () => {
     await expectReceiptVerifies(door, receiptId);
   });
 
+  it('passes the valve object through as an extra param, as the README shows', async () => {
+    const params = {
+      model: 'auto',
+      messages: [{ role: 'user' as const, content: 'Say hello.' }],
+      valve: { task: 'greet', modelPolicy: { maxCostUsd: 0.01 } },
+    };
+    const completion = await client.chat.completions.create(params);
+    const valve = (
+      completion as unknown as { valve: { task: string; decision: { budget: { maxCostUsd: number } } } }
+    ).valve;
+    expect(valve.task).toBe('greet');
+    expect(valve.decision.budget.maxCostUsd).toBe(0.01);
+    await expectReceiptVerifies(door, receiptIdOf(completion.id));
+  });
+
   it('answers a json_schema response_format with content that parses to a value of the schema', async () => {
     const completion = await client.chat.completions.create({
       model: 'valve/cost',
