@@ -51,9 +51,17 @@ export function wireToolCallsOf(held: HeldBack) {
   }));
 }
 
-/** The `valve` extension: the signed Reason response, plus the ids of calls held back. */
-export function valveExtensionOf(response: ReasonResponse, held: HeldBack) {
-  return held.held.length > 0 ? { ...response, heldBack: held.held.map((call) => call.id) } : response;
+/**
+ * The `valve` extension: the signed Reason response, exactly the shape `valve-verify disclose` reads,
+ * with one `openai.tool_call_held` warning per call held back (warnings are not committed to).
+ */
+export function valveExtensionOf(response: ReasonResponse, held: HeldBack): ReasonResponse {
+  if (held.held.length === 0) return response;
+  const warnings = held.held.map((call) => ({
+    code: 'openai.tool_call_held',
+    message: `Tool call ${call.id} (${call.name}) follows untrusted input and its tool is destructive: it was not handed to the client.`,
+  }));
+  return { ...response, warnings: [...response.warnings, ...warnings] };
 }
 
 export function chatCompletionOf(response: ReasonResponse, held: HeldBack, createdSec: number) {

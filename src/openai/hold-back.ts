@@ -29,6 +29,6 @@ export function holdBack(
   return {
     visible: response.toolCalls.filter((call) => !held.includes(call)),
     held,
-    note: `Valve held back ${held.length} call(s) to the destructive tool(s) ${names}: they follow untrusted input and need approval (see valve.toolCalls).`,
+    note: `Valve held back ${held.length} call(s) to the destructive tool(s) ${names}: they follow untrusted input and need approval (see valve.toolCalls and valve.warnings).`,
   };
 }

@@ -3,7 +3,7 @@ import { reasonResponseSchema } from '../contracts/reason-response';
 
 // The door's answers as zod schemas, for the OpenAPI document: OpenAI's own shapes, plus `valve`.
 
-const valveSchema = reasonResponseSchema.extend({ heldBack: z.array(z.string()).optional() });
+const valveSchema = reasonResponseSchema;
 
 const usageSchema = z.object({
   prompt_tokens: z.number().int(),

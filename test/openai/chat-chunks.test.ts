@@ -86,7 +86,8 @@ describe('chatChunks', () => {
     expect(chunks.some((c) => choiceOf(c)?.delta.tool_calls !== undefined)).toBe(false);
     expect(String(choiceOf(chunks[1])?.delta.content)).toMatch(/^Valve held back 1 call/);
     expect(choiceOf(chunks.at(-1))?.finish_reason).toBe('stop');
-    expect((chunks.at(-1)?.valve as { heldBack: string[] } | undefined)?.heldBack).toEqual(['call_1']);
+    const warnings = (chunks.at(-1)?.valve as ReasonResponse | undefined)?.warnings ?? [];
+    expect(warnings.map((w) => w.code)).toEqual(['openai.tool_call_held']);
     const allowed = await collect(
       chatChunks(play(events), { ...options, tools, allowTaintedDestructive: true }),
     );

@@ -130,18 +130,20 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
 
   it('holds back a tainted call to a destructive tool and says so in the answer', async () => {
     const { key } = await createKey();
-    const json = (await (await chat(key, destructive)).json()) as Completion & {
-      valve: { heldBack: string[] };
-    };
-    const { heldBack: _held, ...signed } = json.valve;
-    const valve = reasonResponseSchema.parse(signed);
+    const json = (await (await chat(key, destructive)).json()) as Completion;
+    const valve = reasonResponseSchema.parse(json.valve);
     expect(valve.toolCalls).toMatchObject([{ name: 'delete_file', tainted: true }]);
     expect(json.choices[0]?.message.tool_calls).toBeUndefined();
     expect(json.choices[0]?.finish_reason).toBe('stop');
     expect(json.choices[0]?.message.content).toMatch(
       /^Valve held back 1 call\(s\) to the destructive tool\(s\) delete_file/,
     );
-    expect(json.valve.heldBack).toEqual([valve.toolCalls[0]?.id]);
+    expect(valve.warnings.filter((w) => w.code === 'openai.tool_call_held')).toEqual([
+      {
+        code: 'openai.tool_call_held',
+        message: `Tool call ${valve.toolCalls[0]?.id} (delete_file) follows untrusted input and its tool is destructive: it was not handed to the client.`,
+      },
+    ]);
   });
 
   it('hands the call over when the caller’s policy allows tainted destructive calls', async () => {

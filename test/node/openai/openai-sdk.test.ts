@@ -104,6 +104,19 @@ describe('the openai SDK against /openai/v1', () => {
     await expectReceiptVerifies(door, receiptIdOf(completion.id));
   });
 
+  it('holds back a tainted call to a destructive tool, and the answer still verifies', async () => {
+    const params = {
+      model: 'auto',
+      messages: [{ role: 'user' as const, content: 'Use get_weather for Paris.' }],
+      tools: [weather],
+      valve: { toolAnnotations: { get_weather: { destructive: true } } },
+    };
+    const completion = await client.chat.completions.create(params);
+    expect(completion.choices[0]?.message.tool_calls).toBeUndefined();
+    expect(completion.choices[0]?.message.content).toMatch(/^Valve held back 1 call/);
+    await expectReceiptVerifies(door, receiptIdOf(completion.id));
+  });
+
   it('streams with .stream() and finalChatCompletion() gives the same text as the deltas', async () => {
     const stream = client.chat.completions.stream({
       model: 'auto',
