@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Door, expectReceiptVerifies, receiptIdOf, startDoor } from './door-harness';
 
 // Two-step tool loops driven by the clients: the model calls a tool, the client runs it and sends the
-// result back as a tool message. They need the pipeline to run tool turns (the extended Reason
-// request's agent loop); until it does, the door answers tool turns with a 400 and these stay off.
-const agentLoop = false;
+// result back as a tool message, which the door hands to the pipeline as the Reason request's own
+// assistant and tool turns. Every answer of the loop carries a receipt an auditor verifies offline.
 
 let door: Door;
 const weather: Record<string, unknown> = {
@@ -22,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => door?.stop());
 
-describe.skipIf(!agentLoop)('tool loops through the door', () => {
+describe('tool loops through the door', () => {
   it('runs a two-step runTools loop with the openai SDK, each answer with a verifiable receipt', async () => {
     door.reset();
     const client = new OpenAI({
@@ -55,10 +54,17 @@ describe.skipIf(!agentLoop)('tool loops through the door', () => {
     await runner.done();
     expect(completions.length).toBe(2);
     const second = door.exchanges.filter((e) => e.path.endsWith('/chat/completions'))[1]?.body as {
-      messages: { role: string; content?: string }[];
+      messages: { role: string; content?: string; tool_calls?: { function: { arguments: string } }[] }[];
     };
     expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
-    expect(JSON.parse(second.messages[2]?.content ?? '')).toEqual({ city: 'Paris', celsius: 18 });
+    // The simulated model fills the arguments from the schema; the client ran the tool on them.
+    const args = JSON.parse(second.messages[1]?.tool_calls?.[0]?.function.arguments ?? '') as {
+      city: string;
+    };
+    expect(typeof args.city).toBe('string');
+    expect(JSON.parse(second.messages[2]?.content ?? '')).toEqual({ city: args.city, celsius: 18 });
+    // The second answer reads the tool's result and answers in text, which ends the loop.
+    expect((await runner.finalChatCompletion()).choices[0]?.finish_reason).toBe('stop');
     for (const id of completions) await expectReceiptVerifies(door, receiptIdOf(id));
   });
 
@@ -82,7 +88,12 @@ describe.skipIf(!agentLoop)('tool loops through the door', () => {
       stopWhen: stepCountIs(2),
     });
     expect(result.steps).toHaveLength(2);
-    expect(result.steps[0]?.toolResults[0]?.output).toEqual({ city: 'Paris', celsius: 18 });
+    const call = result.steps[0]?.toolCalls[0];
+    expect(call?.toolName).toBe('get_weather');
+    const city = (call?.input as { city: string }).city;
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({ city, celsius: 18 });
+    expect(result.steps[1]?.finishReason).toBe('stop');
+    expect(result.text).not.toBe('');
     for (const step of result.steps) await expectReceiptVerifies(door, receiptIdOf(step.response.id));
   });
 });
