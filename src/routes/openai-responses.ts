@@ -9,9 +9,9 @@ import { responsesEvents } from '../openai/responses-events';
 import { responsesRequestSchema } from '../openai/responses-request';
 import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
 import { responsesToReason } from '../openai/responses-to-reason';
-import { answerJson, answerStream } from '../openai/run-pipeline';
 import { sseResponse } from '../openai/sse-response';
 import { checkPinned } from './openai-pinned';
+import { answerJson, answerStream } from './openai-serve';
 
 /** POST /openai/v1/responses: the Responses API, stateless, on the same pipeline as /v1/reason. */
 export const openaiResponsesRoutes = new Hono<AppEnv>().post(

@@ -14,12 +14,12 @@ import { chatToReason } from '../openai/chat-to-reason';
 import { holdBack } from '../openai/hold-back';
 import { modelsListOf } from '../openai/models-list';
 import { openaiErrorOf } from '../openai/openai-error';
-import { answerJson, answerStream } from '../openai/run-pipeline';
 import { sseResponse } from '../openai/sse-response';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import { checkPinned } from './openai-pinned';
 import { openaiResponsesRoutes } from './openai-responses';
+import { answerJson, answerStream } from './openai-serve';
 
 // The OpenAI-compatible door under /openai/v1: the same keys, scopes and pipeline as /v1/reason, with
 // OpenAI's request, answer, stream and error shapes.

@@ -2,14 +2,14 @@ import type { Context } from 'hono';
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import type { AppEnv } from '../env';
+import { pipelineRequestOf } from '../openai/pipeline-request';
 import { type ServeOptions, serveAnswer, serveEvents } from '../reason/serve-reason';
-import { serveDepsOf } from '../routes/reason-deps';
 import type { StreamEvent } from '../streaming/stream-events';
-import { pipelineRequestOf } from './pipeline-request';
+import { serveDepsOf } from './reason-deps';
 
 // The door's one coupling to the pipeline: it hands serve-reason (the same claims, receipts, usage
 // and health as POST /v1/reason) a derived Reason request and the few facts only the door knows, and
-// gets back an answer or a stream of Valve's events; the encoders in this folder only reshape those.
+// gets back an answer or a stream of Valve's events; the encoders in src/openai/ only reshape those.
 
 export interface DoorRun {
   request: ReasonRequest;
