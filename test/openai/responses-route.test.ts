@@ -153,6 +153,31 @@ describe('POST /openai/v1/responses', () => {
     expect(((await res.json()) as ResponseJson).error?.param).toBe('store');
   });
 
+  it('runs function_call_output items, and answers an unanswered function_call with a 400 naming input', async () => {
+    const { key } = await createKey();
+    const tools = [{ type: 'function', name: 'w', parameters: { type: 'object' } }];
+    const call = { type: 'function_call', call_id: 'c1', name: 'w', arguments: '{}' };
+    const ran = await responses(key, {
+      model: 'auto',
+      input: [
+        { role: 'user', content: 'Weather?' },
+        call,
+        { type: 'function_call_output', call_id: 'c1', output: 'sunny' },
+      ],
+      tools,
+    });
+    expect(ran.status).toBe(200);
+    expect(((await ran.json()) as ResponseJson).status).toBe('completed');
+    const res = await responses(key, {
+      model: 'auto',
+      input: [{ role: 'user', content: 'Weather?' }, call, { role: 'user', content: 'Never mind.' }],
+      tools,
+    });
+    expect(res.status).toBe(400);
+    const error = ((await res.json()) as ResponseJson).error;
+    expect(error?.param).toBe('input');
+  });
+
   it('streams events with increasing sequence numbers, from response.created to response.completed', async () => {
     const { key } = await createKey('resp-stream');
     const { res } = await doorCall(catalogOf([simModel('s')]), key, '/responses', {
