@@ -5,7 +5,7 @@
 //   1. a fake OpenAI-compatible upstream (bench/servers/upstream.js, its own process, fixed answers);
 //   2. Valve's production bundle in workerd (bench/servers/valve.js: Miniflare, no dev proxy) with
 //      receipts, the log, the rate limiter and usage on, for an uncapped and a capped tenant; its
-//      streaming first byte; the OpenAI facade when the Worker has one; `npm start`'s own server;
+//      streaming first byte; the OpenAI-compatible door (/openai/v1/chat/completions); `npm start`'s own server;
 //   3. Portkey's open-source gateway (@portkey-ai/gateway) installed into a temp folder on demand.
 // Throughput: `wrk -t1 -c16` when wrk is there (installed with apt-get when root), else autocannon.
 // Latency: autocannon at a fixed offered rate (200/s). Server CPU per request: the server process's
