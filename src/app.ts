@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
 import { allowedMethods, methodNotAllowed } from './routes/method-not-allowed';
 import { modelRoutes } from './routes/models';
+import { openaiErrorResponse, openaiRoutes } from './routes/openai';
 import { reasonRoutes } from './routes/reason';
 import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
@@ -51,6 +52,7 @@ export const app = new Hono<AppEnv>()
   .route('/', healthRoutes)
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
+  .route('/openai/v1', openaiRoutes)
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
@@ -73,6 +75,7 @@ app.notFound((c) => {
 });
 
 app.onError((thrown, c) => {
+  if (new URL(c.req.url).pathname.startsWith('/openai/')) return openaiErrorResponse(thrown, c);
   const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toApiError(thrown);
   const requestIdValue = c.var.requestId ?? crypto.randomUUID();
   if (error.status >= 500) {

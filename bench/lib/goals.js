@@ -74,11 +74,11 @@ export function goalRows(m) {
   rows.push(...tripRows(m));
   for (const [name, label] of /** @type {const} */ ([
     ['valve', 'added latency over direct, /v1/reason'],
-    ['facade', 'added latency over direct, /openai/v1/chat/completions'],
+    ['door', 'added latency over direct, /openai/v1/chat/completions'],
   ])) {
     const over = fixed[name];
     const direct = fixed.direct;
-    if (name === 'facade' && m.facade !== 'measured') {
+    if (name === 'door' && m.facade !== 'measured') {
       const why = m.facade === 'absent' ? 'not present (404)' : 'not run';
       rows.push({
         goal: `${label}, p50 / p99`,

@@ -8,7 +8,7 @@ export const labels = {
   valve: 'Valve, deploy bundle (workerd)',
   capped: 'Valve, capped tenant',
   npmStart: 'Valve, `npm start`',
-  facade: 'Valve, OpenAI facade',
+  door: 'Valve, OpenAI door (/openai/v1/chat/completions)',
   peer: 'Portkey gateway',
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../contracts/error-body';
+import { openaiErrorBodySchema } from '../openai/wire-schemas';
 import type { Operation } from './operation';
 import { operations } from './operations';
 
@@ -67,10 +68,16 @@ export function buildOpenApiDocument(version: string): JsonObject {
             },
           },
         },
-        default: {
-          description: 'Every error: one body, codes in schemas/error-codes.json',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-        },
+        default:
+          operation.errorBody === 'openai'
+            ? {
+                description: 'Every error in OpenAI’s shape; Valve’s own error object rides in `valve`',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenAiErrorBody' } } },
+              }
+            : {
+                description: 'Every error: one body, codes in schemas/error-codes.json',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+              },
       },
     };
   }
@@ -85,7 +92,10 @@ export function buildOpenApiDocument(version: string): JsonObject {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {
-      schemas: { ErrorBody: schemaOf(errorBodySchema, 'output') },
+      schemas: {
+        ErrorBody: schemaOf(errorBodySchema, 'output'),
+        OpenAiErrorBody: schemaOf(openaiErrorBodySchema, 'output'),
+      },
       securitySchemes: {
         apiKey: {
           type: 'http',

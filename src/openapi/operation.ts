@@ -15,4 +15,6 @@ export interface Operation {
   status: number;
   response: z.ZodType;
   example: { body?: unknown; response: unknown };
+  /** The error body: Valve's own, or OpenAI's shape for the OpenAI-compatible door. */
+  errorBody?: 'openai';
 }

@@ -12,14 +12,38 @@ import {
   usageQuerySchema,
 } from '../contracts/operator-bodies';
 import { reasonRequestSchema } from '../contracts/reason-request';
-import { reasonResponseSchema } from '../contracts/reason-response';
+import { type ReasonResponse, reasonResponseSchema } from '../contracts/reason-response';
 import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
+import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
 import { exampleReceipt, receiptOperations } from './receipt-operations';
 
 const exampleReceiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
+
+/** The Reason answer every example shares, the door's included. */
+const reasonExample: ReasonResponse = {
+  receiptId: exampleReceiptId,
+  task: 'summarize',
+  output: { format: 'text', text: 'The customer’s order #123 arrived broken.' },
+  toolCalls: [],
+  finishReason: 'stop',
+  model: { provider: 'sim', model: 'fast', region: 'us' },
+  usage: { inputTokens: 262, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0 },
+  costUsd: 0.0000342,
+  latencyMs: 12,
+  decision: {
+    prefer: 'cost',
+    plan: [{ provider: 'sim', model: 'fast', estCostUsd: 0.00043, estLatencyMs: 2600 }],
+    excluded: [
+      { provider: 'sim', model: 'deep', reason: 'cost', detail: 'worst case exceeds the budget left' },
+    ],
+    attempts: [{ provider: 'sim', model: 'fast', outcome: 'ok', latencyMs: 9, costUsd: 0.0000342 }],
+  },
+  warnings: [],
+  receipt: exampleReceipt,
+};
 
 export const operations: Operation[] = [
   {
@@ -55,27 +79,7 @@ export const operations: Operation[] = [
         modelPolicy: { prefer: 'cost', maxCostUsd: 0.01, maxLatencyMs: 5000 },
         receiptId: exampleReceiptId,
       },
-      response: {
-        receiptId: exampleReceiptId,
-        task: 'summarize',
-        output: { format: 'text', text: 'The customer’s order #123 arrived broken.' },
-        toolCalls: [],
-        finishReason: 'stop',
-        model: { provider: 'sim', model: 'fast', region: 'us' },
-        usage: { inputTokens: 262, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0 },
-        costUsd: 0.0000342,
-        latencyMs: 12,
-        decision: {
-          prefer: 'cost',
-          plan: [{ provider: 'sim', model: 'fast', estCostUsd: 0.00043, estLatencyMs: 2600 }],
-          excluded: [
-            { provider: 'sim', model: 'deep', reason: 'cost', detail: 'worst case exceeds the budget left' },
-          ],
-          attempts: [{ provider: 'sim', model: 'fast', outcome: 'ok', latencyMs: 9, costUsd: 0.0000342 }],
-        },
-        warnings: [],
-        receipt: exampleReceipt,
-      },
+      response: reasonExample,
     },
   },
   {
@@ -223,4 +227,5 @@ export const operations: Operation[] = [
     },
   },
   ...receiptOperations,
+  ...openaiOperations(reasonExample),
 ];

@@ -1,4 +1,4 @@
-import type { ReasonRequest } from '../contracts/reason-request';
+import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
@@ -8,7 +8,7 @@ import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
 import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
-import type { HealthView, Plan, PlannedAttempt } from '../policy/plan-types';
+import type { HealthView, Needs, Plan, PlannedAttempt } from '../policy/plan-types';
 import { chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
@@ -46,6 +46,23 @@ export interface ReasonDeps {
   random: () => number;
 }
 
+/**
+ * What a door in front of the Reason request knows that the request itself does not say. POST
+ * /v1/reason passes none: its requests mean exactly what they say.
+ */
+export interface ReasonOptions {
+  /**
+   * The sensitivity of the request's own text (instructions and turns), beyond its context items':
+   * the planner excludes the models not allowed it, as it does for context (reason `privacy`).
+   */
+  privacy?: PrivacyLevel;
+  /**
+   * The conversation's user turns came from whoever talks to the caller's app, not from the caller:
+   * when there is one, every tool call of the answer is tainted, as after untrusted context.
+   */
+  untrustedTurns?: boolean;
+}
+
 /** Everything decided before the first model call, shared by the JSON and the streaming pipeline. */
 export interface PreparedReason {
   request: ReasonRequest;
@@ -58,7 +75,11 @@ export interface PreparedReason {
 }
 
 /** Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. */
-export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): Promise<PreparedReason> {
+export async function prepareReason(
+  request: ReasonRequest,
+  deps: ReasonDeps,
+  options: ReasonOptions = {},
+): Promise<PreparedReason> {
   const receiptId = request.receiptId ?? crypto.randomUUID();
   lintInstructions(request.instructions);
   const inputs = promptInputs(request);
@@ -69,7 +90,7 @@ export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): P
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
-      needs: deriveNeeds(request, messages),
+      needs: atLeast(deriveNeeds(request, messages), options.privacy),
       catalog: deps.catalog,
       notConfigured: deps.notConfigured,
       health: deps.health,
@@ -88,6 +109,9 @@ export async function prepareReason(request: ReasonRequest, deps: ReasonDeps): P
     plan = planFor(prompt.messages);
   }
   plan = keepModelsThatRead(plan, mode);
+  if (options.untrustedTurns && (request.conversation ?? []).some((turn) => turn.role === 'user')) {
+    prompt = { ...prompt, tainted: true };
+  }
   if (plan.attempts.length === 0) {
     throw new ApiError(
       'policy.no_eligible_model',
@@ -142,6 +166,13 @@ function settingsOf(request: ReasonRequest): ModelRequest['settings'] {
   };
   const given = Object.entries(settings).filter(([, value]) => value !== undefined);
   return given.length === 0 ? undefined : Object.fromEntries(given);
+}
+
+/** Needs whose privacy is at least `floor`. */
+function atLeast(needs: Needs, floor: PrivacyLevel | undefined): Needs {
+  if (floor === undefined || privacyLevels.indexOf(floor) <= privacyLevels.indexOf(needs.privacy))
+    return needs;
+  return { ...needs, privacy: floor };
 }
 
 function timeLeft(policy: { maxLatencyMs?: number }, deps: ReasonDeps): number {

@@ -5,23 +5,29 @@ import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
 import { callDepsOf } from './call-options';
 import { callWithRepair } from './check-output';
-import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
+import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 
 export type { UnsignedResponse } from '../contracts/reason-response';
-export type { IssueReceipt, ReasonDeps } from './prepare-reason';
+export type { IssueReceipt, ReasonDeps, ReasonOptions } from './prepare-reason';
 
 /** The request pipeline: render → plan → call, retry, fail over → check (one JSON repair) → response. */
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps & { issueReceipt: IssueReceipt },
+  options?: ReasonOptions,
 ): Promise<ReasonResponse>;
 /** Without a receipt hook (pipeline unit tests) the answer is unsigned. */
-export async function runReason(request: ReasonRequest, deps: ReasonDeps): Promise<UnsignedResponse>;
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps,
+  options?: ReasonOptions,
+): Promise<UnsignedResponse>;
+export async function runReason(
+  request: ReasonRequest,
+  deps: ReasonDeps,
+  options: ReasonOptions = {},
 ): Promise<UnsignedResponse | ReasonResponse> {
-  const prepared = await prepareReason(request, deps);
+  const prepared = await prepareReason(request, deps, options);
   const { plan, budget, admission } = prepared;
   let result: Awaited<ReturnType<typeof callWithRepair<ModelResponse>>>;
   try {

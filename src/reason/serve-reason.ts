@@ -7,7 +7,7 @@ import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
 import type { HeldClaim } from './held-claim';
 import { type ClaimDeps, claimReceiptId } from './idempotency';
-import { type IssueReceipt, prepareReason, type ReasonDeps } from './prepare-reason';
+import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 import { runReason } from './run-reason';
 import { streamReason } from './stream-reason';
 import { usageOfFailure, usageOfResponse } from './to-usage-record';
@@ -29,6 +29,12 @@ export interface ServeDeps {
   background: (work: () => Promise<unknown>) => void;
 }
 
+/** How a door other than POST /v1/reason serves its derived requests: the pipeline's options, its route. */
+export interface ServeOptions extends ReasonOptions {
+  /** The route its usage records name; POST /v1/reason by default. */
+  route?: string;
+}
+
 /** A whole answer: the pipeline's, or the stored one a repeated `receiptId` replays. */
 export type ServedAnswer =
   | { response: ReasonResponse; replayed: false }
@@ -39,6 +45,8 @@ export interface ServedEvents {
   events: AsyncIterable<StreamEvent>;
   abort: AbortController;
   replayed: boolean;
+  /** Known before the first event: the id the stream's answer and receipt carry. */
+  receiptId: string;
 }
 
 /** A replayed answer as a stream: the events of a stream whose content is already known. */
@@ -75,33 +83,42 @@ async function pipelineFor(claim: HeldClaim | undefined, deps: ServeDeps) {
   }
 }
 
+/** Writes a usage record after the answer, under the route that served it. */
+function recordUsage(deps: ServeDeps, options: ServeOptions, record: UsageRecord): void {
+  const routed = options.route === undefined ? record : { ...record, route: options.route };
+  deps.background(() => deps.writeUsage(routed));
+}
+
 /** The usage record and claim release of a request that failed, written after the answer. */
 function failureRecorder(
   claim: HeldClaim | undefined,
   stream: boolean,
   deps: ServeDeps,
   reasonDeps: ReasonDeps,
+  options: ServeOptions,
 ) {
   return (error: unknown) => {
     const latencyMs = reasonDeps.now() - reasonDeps.startedAt;
     if (claim) deps.background(() => claim.release());
-    const record = usageOfFailure(deps.caller, error, latencyMs, stream, deps.arrivedAt);
-    deps.background(() => deps.writeUsage(record));
+    recordUsage(deps, options, usageOfFailure(deps.caller, error, latencyMs, stream, deps.arrivedAt));
   };
 }
 
 /** POST /v1/reason answered as one JSON body: claim, pipeline, receipt, then usage and health. */
-export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Promise<ServedAnswer> {
+export async function serveAnswer(
+  request: ReasonRequest,
+  deps: ServeDeps,
+  options: ServeOptions = {},
+): Promise<ServedAnswer> {
   const { replay, claim } = await claimRequest(request, deps);
   if (replay) return { response: replay, replayed: true };
   const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   try {
-    const response = await runReason(request, reasonDeps);
-    const record = usageOfResponse(deps.caller, response, false, deps.arrivedAt);
-    deps.background(() => deps.writeUsage(record));
+    const response = await runReason(request, reasonDeps, options);
+    recordUsage(deps, options, usageOfResponse(deps.caller, response, false, deps.arrivedAt));
     return { response, replayed: false };
   } catch (error) {
-    failureRecorder(claim, false, deps, reasonDeps)(error);
+    failureRecorder(claim, false, deps, reasonDeps, options)(error);
     throw error;
   } finally {
     claim?.stop();
@@ -114,14 +131,21 @@ export async function serveAnswer(request: ReasonRequest, deps: ServeDeps): Prom
  * streamed, so they are plain HTTP errors as on the JSON path; after that every outcome is an event,
  * and the usage record and health write follow the terminal one.
  */
-export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Promise<ServedEvents> {
+export async function serveEvents(
+  request: ReasonRequest,
+  deps: ServeDeps,
+  options: ServeOptions = {},
+): Promise<ServedEvents> {
   const { replay, claim } = await claimRequest(request, deps);
-  if (replay) return { events: replayEvents(replay), abort: new AbortController(), replayed: true };
+  if (replay) {
+    const { receiptId } = replay;
+    return { events: replayEvents(replay), abort: new AbortController(), replayed: true, receiptId };
+  }
   const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
-  const recordFailure = failureRecorder(claim, true, deps, reasonDeps);
+  const recordFailure = failureRecorder(claim, true, deps, reasonDeps, options);
   let prepared: Awaited<ReturnType<typeof prepareReason>>;
   try {
-    prepared = await prepareReason(request, reasonDeps);
+    prepared = await prepareReason(request, reasonDeps, options);
   } catch (error) {
     claim?.stop();
     recordFailure(error);
@@ -137,12 +161,11 @@ export async function serveEvents(request: ReasonRequest, deps: ServeDeps): Prom
     onEnd: (end) => {
       claim?.stop();
       flushHealth();
-      if ('response' in end) {
-        const record = usageOfResponse(deps.caller, end.response, true, deps.arrivedAt);
-        deps.background(() => deps.writeUsage(record));
-      } else recordFailure(end.error);
+      if ('response' in end)
+        recordUsage(deps, options, usageOfResponse(deps.caller, end.response, true, deps.arrivedAt));
+      else recordFailure(end.error);
       ended();
     },
   });
-  return { events, abort, replayed: false };
+  return { events, abort, replayed: false, receiptId: prepared.receiptId };
 }

@@ -1,0 +1,125 @@
+import type {
+  Capability,
+  ContextItem,
+  ConversationTurn,
+  ModelPolicy,
+  OutputSpec,
+  ReasonRequest,
+  Sampling,
+  ToolChoice,
+} from '../contracts/reason-request';
+import { ApiError } from '../errors';
+import { lintInstructions } from '../prompt/lint-instructions';
+import { invalidParam, type ParamPath } from './invalid-param';
+import type { ValveOptions } from './valve-options';
+
+// The part of the mapping both OpenAI APIs share: their messages, tools and settings, already read
+// out of either wire shape, become one Reason request. Pure and deterministic: the receipt commits to
+// the derived request, so an auditor who has the OpenAI body reproduces it exactly with this code.
+
+export interface InstructionPart {
+  text: string;
+  /** Where the text came from, for the instruction lint's error. */
+  param: ParamPath;
+}
+
+export interface DoorInput {
+  /** The default task, which versions the mapping: `openai.chat/1`, `openai.responses/1`. */
+  task: string;
+  model: string;
+  instructions: InstructionPart[];
+  conversation: ConversationTurn[];
+  tools: Capability[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  sampling: Sampling;
+  output?: OutputSpec;
+  maxOutputTokens?: number;
+  valve?: ValveOptions;
+}
+
+const prefers = { 'valve/cost': 'cost', 'valve/speed': 'speed', 'valve/quality': 'quality' } as const;
+
+/** `auto` → the default policy; `valve/<prefer>` → prefer; `provider/model` → pinned, no fallback. */
+export function policyOfModel(model: string): ModelPolicy {
+  if (model === 'auto') return {};
+  if (model in prefers) return { prefer: prefers[model as keyof typeof prefers] };
+  const slash = model.indexOf('/');
+  if (slash > 0 && slash < model.length - 1) {
+    return {
+      pinned: { provider: model.slice(0, slash), model: model.slice(slash + 1) },
+      allowFallback: false,
+    };
+  }
+  throw new ApiError(
+    'request.not_found',
+    `The model '${model}' does not exist: use "auto", "valve/cost", "valve/speed", "valve/quality" or a catalog id "provider/model" (GET /openai/v1/models).`,
+    { details: { param: 'model', openaiCode: 'model_not_found' } },
+  );
+}
+
+function mergePolicy(derived: ModelPolicy, given: ModelPolicy | undefined): ModelPolicy | undefined {
+  const policy: ModelPolicy = { ...given };
+  for (const [key, value] of Object.entries(derived) as [keyof ModelPolicy, unknown][]) {
+    // allowFallback is only a default of pinning: the caller's own choice stands.
+    if (key === 'allowFallback' && given?.allowFallback !== undefined) continue;
+    if (given?.[key] !== undefined) {
+      throw invalidParam(
+        ['valve', 'modelPolicy', key],
+        `is already set by the OpenAI body (${key === 'maxOutputTokens' ? 'max_completion_tokens or max_tokens' : 'model'}); set it in one place`,
+      );
+    }
+    (policy as Record<string, unknown>)[key] = value;
+  }
+  return Object.keys(policy).length > 0 ? policy : undefined;
+}
+
+function lint(part: InstructionPart): void {
+  try {
+    lintInstructions(part.text);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const issue = (error.details?.issues as { message: string }[] | undefined)?.[0];
+    throw invalidParam(part.param, issue?.message ?? error.message);
+  }
+}
+
+function sampling(values: Sampling): Sampling | undefined {
+  const present = Object.entries(values).filter(([, value]) => value !== undefined && value !== null);
+  return present.length > 0 ? (Object.fromEntries(present) as Sampling) : undefined;
+}
+
+/** The derived Reason request. Members that would be empty are left out, so absent means absent. */
+export function buildReasonRequest(input: DoorInput): ReasonRequest {
+  for (const part of input.instructions) lint(part);
+  const valve = input.valve ?? {};
+  const derivedPolicy: ModelPolicy = { ...policyOfModel(input.model) };
+  if (input.maxOutputTokens !== undefined) derivedPolicy.maxOutputTokens = input.maxOutputTokens;
+  const tools = input.tools.map((tool) => {
+    const annotations = valve.toolAnnotations?.[tool.name];
+    return annotations ? { ...tool, annotations } : tool;
+  });
+  for (const name of Object.keys(valve.toolAnnotations ?? {})) {
+    if (!tools.some((tool) => tool.name === name))
+      throw invalidParam(['valve', 'toolAnnotations', name], 'names no tool of the request');
+  }
+  const request: ReasonRequest = {
+    task: valve.task ?? input.task,
+    instructions: input.instructions.map((part) => part.text).join('\n\n'),
+  };
+  const context: ContextItem[] | undefined = valve.context;
+  if (context && context.length > 0) request.context = context;
+  if (input.conversation.length > 0) request.conversation = input.conversation;
+  if (tools.length > 0) request.tools = tools;
+  if (input.output) request.output = input.output;
+  const modelPolicy = mergePolicy(derivedPolicy, valve.modelPolicy);
+  if (modelPolicy) request.modelPolicy = modelPolicy;
+  if (valve.rendering) request.rendering = valve.rendering;
+  if (valve.receiptId) request.receiptId = valve.receiptId;
+  if (valve.receiptSalt) request.receiptSalt = valve.receiptSalt;
+  if (input.toolChoice !== undefined) request.toolChoice = input.toolChoice;
+  if (input.parallelToolCalls !== undefined) request.parallelToolCalls = input.parallelToolCalls;
+  const settings = sampling(input.sampling);
+  if (settings) request.sampling = settings;
+  return request;
+}

@@ -1,0 +1,111 @@
+import type { ReasonRequest } from '../contracts/reason-request';
+import type { ReasonResponse } from '../contracts/reason-response';
+import { ApiError } from '../errors';
+import type { StreamEvent } from '../streaming/stream-events';
+import {
+  chatUsageOf,
+  completionIdOf,
+  finishReasonOf,
+  modelIdOf,
+  valveExtensionOf,
+  wireToolCallsOf,
+} from './chat-response';
+import { holdBack } from './hold-back';
+import { openaiErrorOf } from './openai-error';
+
+// Valve's events as OpenAI `chat.completion.chunk`s: `data:` lines only (no `event:`), the role on
+// the first chunk, text deltas as they come, each tool call whole once Valve validated it (a delta
+// cannot be taken back), the finish chunk with the `valve` extension, the usage chunk when asked,
+// then `data: [DONE]`. A failure after content is an error chunk and the stream ends without
+// `[DONE]`, which every OpenAI client reads as an error, never as a complete answer.
+
+export interface ChunkOptions {
+  includeUsage: boolean;
+  tools: ReasonRequest['tools'];
+  allowTaintedDestructive: boolean;
+  createdSec: number;
+  requestId: string;
+}
+
+const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+
+/** The ApiError a `response.error` event carries. */
+export function errorOfEvent(event: Extract<StreamEvent, { type: 'response.error' }>): ApiError {
+  return new ApiError(event.error.code, event.error.message, { details: event.error.details ?? undefined });
+}
+
+/**
+ * The SSE frames of a chat stream. Nothing is yielded before the first content: a failure before it
+ * is thrown, so the route answers it as a plain HTTP error.
+ */
+export async function* chatChunks(
+  events: AsyncIterable<StreamEvent>,
+  options: ChunkOptions,
+): AsyncGenerator<string> {
+  let id = '';
+  let model = '';
+  const usageNull = options.includeUsage ? { usage: null } : {};
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra = {}) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: options.createdSec,
+    model,
+    system_fingerprint: null,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...usageNull,
+    ...extra,
+  });
+  let started = false;
+  const begin = (receiptId: string, modelId: string) => {
+    id = completionIdOf(receiptId);
+    model = modelId;
+    started = true;
+    return frame(chunk({ role: 'assistant', content: '' }));
+  };
+  for await (const event of events) {
+    switch (event.type) {
+      case 'response.created':
+        yield begin(event.receiptId, `${event.model.provider}/${event.model.model}`);
+        break;
+      case 'response.output_text.delta':
+        if (event.delta !== '') yield frame(chunk({ content: event.delta }));
+        break;
+      case 'response.completed':
+      case 'response.cancelled': {
+        const response = event.response as ReasonResponse;
+        if (!started) yield begin(response.receiptId, modelIdOf(response));
+        const held = holdBack(response, options.tools, options.allowTaintedDestructive);
+        const calls = wireToolCallsOf(held);
+        for (const [index, call] of calls.entries()) yield frame(chunk({ tool_calls: [{ index, ...call }] }));
+        if (held.note && response.output.format === 'text' && response.output.text === '')
+          yield frame(chunk({ content: held.note }));
+        const valve = valveExtensionOf(response, held);
+        const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
+        yield frame(chunk({}, finish, { valve }));
+        if (options.includeUsage) {
+          yield frame({
+            id,
+            object: 'chat.completion.chunk',
+            created: options.createdSec,
+            model,
+            system_fingerprint: null,
+            choices: [],
+            usage: chatUsageOf(response),
+            valve,
+          });
+        }
+        yield 'data: [DONE]\n\n';
+        return;
+      }
+      case 'response.error': {
+        const error = errorOfEvent(event);
+        if (!started) throw error;
+        yield frame(openaiErrorOf(error, options.requestId).body);
+        return;
+      }
+      default:
+        // Tool-call events: the call is handed over whole from the completed response.
+        break;
+    }
+  }
+}

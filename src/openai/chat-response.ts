@@ -1,0 +1,91 @@
+import type { ReasonResponse } from '../contracts/reason-response';
+import type { HeldBack } from './hold-back';
+
+// A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the
+// completion id; the whole Reason response (receipt, cost, model, decision, warnings) rides in `valve`,
+// which the SDKs ignore and keep.
+
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+export function finishReasonOf(response: ReasonResponse, held: HeldBack): ChatFinishReason {
+  if (response.finishReason === 'tool_calls') return held.visible.length > 0 ? 'tool_calls' : 'stop';
+  if (response.finishReason === 'length' || response.finishReason === 'content_filter')
+    return response.finishReason;
+  // `other` has no OpenAI spelling; the raw reason stays in valve.finishReason.
+  return 'stop';
+}
+
+export function completionIdOf(receiptId: string): string {
+  return `chatcmpl-${receiptId}`;
+}
+
+export function modelIdOf(response: Pick<ReasonResponse, 'model'>): string {
+  return `${response.model.provider}/${response.model.model}`;
+}
+
+/** The message text: the text answer, or the JSON answer as a string; null when there is none. */
+export function contentOf(response: ReasonResponse, held: HeldBack): string | null {
+  const output = response.output;
+  const text =
+    output.format === 'text' ? output.text : output.value === null ? '' : JSON.stringify(output.value);
+  if (text !== '') return text;
+  return held.note ?? null;
+}
+
+export function chatUsageOf(response: Pick<ReasonResponse, 'usage'>) {
+  const { inputTokens, outputTokens, reasoningTokens, cacheReadTokens } = response.usage;
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: cacheReadTokens },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+  };
+}
+
+export function wireToolCallsOf(held: HeldBack) {
+  return held.visible.map((call) => ({
+    id: call.id,
+    type: 'function' as const,
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+}
+
+/**
+ * The `valve` extension: the signed Reason response, exactly the shape `valve-verify disclose` reads,
+ * with one `openai.tool_call_held` warning per call held back (warnings are not committed to).
+ */
+export function valveExtensionOf(response: ReasonResponse, held: HeldBack): ReasonResponse {
+  if (held.held.length === 0) return response;
+  const warnings = held.held.map((call) => ({
+    code: 'openai.tool_call_held',
+    message: `Tool call ${call.id} (${call.name}) follows untrusted input and its tool is destructive: it was not handed to the client.`,
+  }));
+  return { ...response, warnings: [...response.warnings, ...warnings] };
+}
+
+export function chatCompletionOf(response: ReasonResponse, held: HeldBack, createdSec: number) {
+  const toolCalls = wireToolCallsOf(held);
+  return {
+    id: completionIdOf(response.receiptId),
+    object: 'chat.completion' as const,
+    created: createdSec,
+    model: modelIdOf(response),
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant' as const,
+          content: contentOf(response, held),
+          refusal: null,
+          ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+        },
+        finish_reason: finishReasonOf(response, held),
+        logprobs: null,
+      },
+    ],
+    usage: chatUsageOf(response),
+    system_fingerprint: null,
+    valve: valveExtensionOf(response, held),
+  };
+}

@@ -1,0 +1,148 @@
+import type { Capability, ConversationTurn, ReasonRequest, ToolChoice } from '../contracts/reason-request';
+import { buildReasonRequest, type InstructionPart } from './build-reason-request';
+import type { ChatMessage, ChatRequest } from './chat-request';
+import { invalidParam, type ParamPath } from './invalid-param';
+
+// Chat Completions → Reason request, mapping version `openai.chat/1` (README "Use your OpenAI
+// client" documents every rule). Deterministic: the same body always gives the same request.
+
+export const chatTask = 'openai.chat/1';
+
+type Content = ChatMessage['content'];
+
+/** The text of a message's content: a string, or its text parts joined with "\n"; any other part is a 400. */
+export function textOf(content: Content | null | undefined, path: ParamPath): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content
+    .map((part, j) => {
+      if (part.type !== 'text' || typeof part.text !== 'string') {
+        throw invalidParam(
+          [...path, j],
+          `content parts of type '${part.type}' are not supported: Valve takes text only`,
+        );
+      }
+      return part.text;
+    })
+    .join('\n');
+}
+
+/** The arguments of a tool call the caller sends back: a JSON object, or a 400 naming it. */
+export function argumentsOf(text: string, path: ParamPath): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw invalidParam(path, 'is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidParam(path, 'is not a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; turns: ConversationTurn[] } {
+  const instructions: InstructionPart[] = [];
+  const turns: ConversationTurn[] = [];
+  const toolNames = new Map<string, string>();
+  messages.forEach((message, i) => {
+    const at: ParamPath = ['messages', i, 'content'];
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        instructions.push({ text: textOf(message.content, at), param: at });
+        return;
+      case 'user':
+        turns.push({ role: 'user', content: textOf(message.content, at) });
+        return;
+      case 'assistant': {
+        const content = textOf(message.content, at);
+        const calls = message.tool_calls ?? [];
+        if (calls.length === 0) {
+          turns.push({ role: 'assistant', content });
+          return;
+        }
+        const toolCalls = calls.map((call, j) => {
+          toolNames.set(call.id, call.function.name);
+          return {
+            id: call.id,
+            name: call.function.name,
+            arguments: argumentsOf(call.function.arguments, [
+              'messages',
+              i,
+              'tool_calls',
+              j,
+              'function',
+              'arguments',
+            ]),
+          };
+        });
+        turns.push(
+          content === '' ? { role: 'assistant', toolCalls } : { role: 'assistant', content, toolCalls },
+        );
+        return;
+      }
+      case 'tool': {
+        const name = toolNames.get(message.tool_call_id);
+        if (name === undefined)
+          throw invalidParam(
+            ['messages', i, 'tool_call_id'],
+            'answers no tool call of an earlier assistant message',
+          );
+        turns.push({
+          role: 'tool',
+          toolCallId: message.tool_call_id,
+          name,
+          content: textOf(message.content, at),
+        });
+        return;
+      }
+    }
+  });
+  return { instructions, turns };
+}
+
+function toolsOf(request: ChatRequest): Capability[] {
+  return (request.tools ?? []).map((tool) => ({
+    name: tool.function.name,
+    ...(tool.function.description !== undefined && { description: tool.function.description }),
+    inputSchema: tool.function.parameters ?? { type: 'object', properties: {} },
+  }));
+}
+
+function toolChoiceOf(request: ChatRequest, tools: Capability[]): ToolChoice | undefined {
+  const choice = request.tool_choice;
+  if (choice === undefined || typeof choice === 'string') return choice;
+  if (!tools.some((tool) => tool.name === choice.function.name))
+    throw invalidParam(['tool_choice', 'function', 'name'], `names no tool of 'tools'`);
+  return { name: choice.function.name };
+}
+
+/** The Reason request a Chat Completions body means. Throws a 400 (or 404 for an unknown model) naming the field. */
+export function chatToReason(request: ChatRequest): ReasonRequest {
+  const { instructions, turns } = turnsOf(request.messages);
+  const tools = toolsOf(request);
+  const format = request.response_format;
+  return buildReasonRequest({
+    task: chatTask,
+    model: request.model,
+    instructions,
+    conversation: turns,
+    tools,
+    toolChoice: toolChoiceOf(request, tools),
+    parallelToolCalls: request.parallel_tool_calls,
+    sampling: {
+      temperature: request.temperature ?? undefined,
+      topP: request.top_p ?? undefined,
+      stop: typeof request.stop === 'string' ? [request.stop] : (request.stop ?? undefined),
+      seed: request.seed ?? undefined,
+    },
+    output:
+      format?.type === 'json_schema'
+        ? { format: 'json', schema: format.json_schema.schema ?? { type: 'object' } }
+        : format?.type === 'json_object'
+          ? { format: 'json', schema: { type: 'object' } }
+          : undefined,
+    maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+    valve: request.valve,
+  });
+}

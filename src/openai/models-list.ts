@@ -1,0 +1,32 @@
+import type { Catalog, CatalogProvider } from '../policy/catalog';
+
+// GET /openai/v1/models in OpenAI's list shape: Valve's routing aliases, then every catalog model a
+// request can reach here, as `provider/model` (the id `model` takes to pin it).
+
+export const modelAliases = ['auto', 'valve/cost', 'valve/speed', 'valve/quality'] as const;
+
+export function modelsListOf(
+  catalog: Catalog,
+  notConfigured: (provider: CatalogProvider) => string | undefined,
+) {
+  const usable = new Set(catalog.providers.filter((p) => notConfigured(p) === undefined).map((p) => p.id));
+  return {
+    object: 'list' as const,
+    data: [
+      ...modelAliases.map((id) => ({ id, object: 'model' as const, created: 0, owned_by: 'valve' })),
+      ...catalog.models
+        .filter((model) => usable.has(model.provider))
+        .map((model) => ({
+          id: `${model.provider}/${model.model}`,
+          object: 'model' as const,
+          created: 0,
+          owned_by: model.provider,
+        })),
+    ],
+  };
+}
+
+/** Whether a pinned `provider/model` names a catalog model. */
+export function inCatalog(catalog: Catalog, pinned: { provider: string; model: string }): boolean {
+  return catalog.models.some((m) => m.provider === pinned.provider && m.model === pinned.model);
+}

@@ -1,0 +1,89 @@
+import type { ApiError } from '../errors';
+import { openaiParamOf } from './invalid-param';
+
+// Valve's one error type, rendered the way OpenAI clients read errors: `{ error: { message, type,
+// param, code } }` with the status codes the SDKs map to their exception classes, and the headers
+// that drive their retries. Valve's own error object rides beside it as `valve`, for the trace.
+
+export interface OpenAiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string };
+  valve: ReturnType<ApiError['toErrorObject']>;
+}
+
+export interface OpenAiError {
+  status: number;
+  body: OpenAiErrorBody;
+  headers: Record<string, string>;
+}
+
+const typeByStatus: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  429: 'rate_limit_error',
+};
+
+/** OpenAI's own codes where one means the same; otherwise Valve's code. */
+const openaiCodes: Record<string, string> = {
+  'auth.missing_key': 'missing_api_key',
+  'auth.invalid_key': 'invalid_api_key',
+  'auth.revoked_key': 'invalid_api_key',
+  'limit.rate_limited': 'rate_limit_exceeded',
+  'limit.budget_exhausted': 'insufficient_quota',
+  'request.too_large': 'request_too_large',
+};
+
+function paramOf(details: Record<string, unknown> | null): string | null {
+  if (typeof details?.param === 'string') return details.param;
+  const issues = details?.issues;
+  if (!Array.isArray(issues)) return null;
+  const path = (issues[0] as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? openaiParamOf(path) : null;
+}
+
+/** Whether any attempt was billed: a retry by the client would spend the budget again. */
+function spent(details: Record<string, unknown> | null): boolean {
+  const decision = details?.decision as { attempts?: { costUsd?: number }[] } | undefined;
+  return (decision?.attempts ?? []).some((attempt) => (attempt.costUsd ?? 0) > 0);
+}
+
+/** How long to wait before a retry, in ms: what the provider or the limiter said, else Retry-After. */
+function retryAfterMs(error: ApiError): number | undefined {
+  const said = error.details?.retry_after_ms ?? error.details?.retryAfterMs;
+  if (typeof said === 'number' && Number.isFinite(said) && said >= 0) return Math.round(said);
+  const header = Object.entries(error.headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
+  const seconds = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
+}
+
+export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
+  // A tenant out of money is what OpenAI calls insufficient_quota: a 429 that no retry fixes.
+  const status = error.code === 'limit.budget_exhausted' ? 429 : error.status;
+  const type =
+    error.code === 'limit.budget_exhausted'
+      ? 'insufficient_quota'
+      : (typeByStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'));
+  const openaiCode = error.details?.openaiCode;
+  const headers: Record<string, string> = { ...error.headers };
+  const ms = retryAfterMs(error);
+  if (ms !== undefined) {
+    headers['retry-after-ms'] = String(ms);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
+      headers['retry-after'] = String(Math.ceil(ms / 1000));
+  }
+  if (!error.retryable || spent(error.details)) headers['x-should-retry'] = 'false';
+  return {
+    status,
+    headers,
+    body: {
+      error: {
+        message: error.message,
+        type,
+        param: paramOf(error.details),
+        code: typeof openaiCode === 'string' ? openaiCode : (openaiCodes[error.code] ?? error.code),
+      },
+      valve: error.toErrorObject(requestId),
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { valveOptionsSchema } from './valve-options';
+
+// The Responses API request body as Valve accepts it: stateless (no stored responses, no server-side
+// conversation). Top-level fields are strict; input items are read loosely and checked one by one in
+// the mapper, so an unsupported item gets an error naming exactly that item.
+
+const itemSchema = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
+
+export const responsesRequestSchema = z.strictObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(itemSchema)]),
+  instructions: z.string().nullish(),
+  stream: z.boolean().nullish(),
+  store: z.boolean().nullish(),
+  previous_response_id: z.string().nullish(),
+  conversation: z.unknown().optional(),
+  tools: z
+    .array(
+      z.strictObject({
+        type: z.literal('function'),
+        name: z.string().min(1),
+        description: z.string().nullish(),
+        parameters: z.record(z.string(), z.unknown()).nullish(),
+        strict: z.boolean().nullish(),
+      }),
+    )
+    .optional(),
+  tool_choice: z
+    .union([
+      z.enum(['none', 'auto', 'required']),
+      z.strictObject({ type: z.literal('function'), name: z.string() }),
+    ])
+    .optional(),
+  parallel_tool_calls: z.boolean().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  max_output_tokens: z.number().int().min(1).nullish(),
+  text: z
+    .strictObject({
+      format: z
+        .discriminatedUnion('type', [
+          z.strictObject({ type: z.literal('text') }),
+          z.strictObject({ type: z.literal('json_object') }),
+          z.strictObject({
+            type: z.literal('json_schema'),
+            name: z.string().min(1),
+            description: z.string().optional(),
+            schema: z.record(z.string(), z.unknown()),
+            strict: z.boolean().nullish(),
+          }),
+        ])
+        .optional(),
+    })
+    .optional(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  user: z.string().optional(),
+  valve: valveOptionsSchema.optional(),
+});
+export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import {
+  contextItemSchema,
+  messageLevelSchema,
+  modelPolicySchema,
+  receiptSaltPattern,
+  renderingSchema,
+  toolNamePattern,
+  uuidSchema,
+} from '../contracts/reason-request';
+
+// Everything Valve-only rides in one strict top-level `valve` object of an OpenAI-shaped body: the
+// Node SDK passes unknown params through, Python sends it with `extra_body`, the Vercel AI SDK with
+// `providerOptions`. A misspelled member is rejected by name, like every other field.
+
+export const toolAnnotationsSchema = z.strictObject({
+  readOnly: z.boolean().optional(),
+  idempotent: z.boolean().optional(),
+  destructive: z.boolean().optional(),
+});
+
+export const valveOptionsSchema = z.strictObject({
+  task: z.string().min(1).max(256).optional(),
+  modelPolicy: modelPolicySchema.optional(),
+  context: z.array(contextItemSchema).max(1000).optional(),
+  rendering: renderingSchema.optional(),
+  receiptId: uuidSchema.optional(),
+  receiptSalt: z
+    .string()
+    .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')
+    .optional(),
+  /** The most sensitive privacy level of the messages themselves: only models allowed it are planned. */
+  privacy: messageLevelSchema.optional(),
+  /** Annotations of the OpenAI tools by name (OpenAI's tool shape has no place for them). */
+  toolAnnotations: z.record(z.string().regex(toolNamePattern), toolAnnotationsSchema).optional(),
+  /** Hand over tainted calls to `destructive` tools instead of holding them back. */
+  allowTaintedDestructive: z.boolean().optional(),
+});
+export type ValveOptions = z.infer<typeof valveOptionsSchema>;

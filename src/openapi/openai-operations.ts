@@ -1,0 +1,86 @@
+import type { ReasonResponse } from '../contracts/reason-response';
+import { chatRequestSchema } from '../openai/chat-request';
+import { chatCompletionOf } from '../openai/chat-response';
+import { responsesRequestSchema } from '../openai/responses-request';
+import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
+import { chatCompletionSchema, modelsListSchema, responseObjectSchema } from '../openai/wire-schemas';
+import type { Operation } from './operation';
+
+// The OpenAI-compatible door. Its examples are the door's own encoders applied to the Reason
+// example, so the document cannot drift from what the door answers.
+
+const noneHeld = (response: ReasonResponse) => ({ visible: response.toolCalls, held: [] });
+const created = 1_764_547_200;
+
+export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
+  const chatBody = {
+    model: 'valve/cost',
+    messages: [
+      { role: 'system', content: 'Summarize the customer message in one sentence.' },
+      { role: 'user', content: 'My order #123 arrived broken.' },
+    ],
+    max_completion_tokens: 200,
+    valve: { receiptId: reasonExample.receiptId, modelPolicy: { maxCostUsd: 0.01 } },
+  };
+  const responsesBody = {
+    model: 'valve/cost',
+    instructions: 'Summarize in one sentence.',
+    input: 'My order #123 arrived broken.',
+  };
+  const shell = {
+    id: responseIdOf(reasonExample.receiptId),
+    model: '',
+    createdSec: created,
+    request: responsesRequestSchema.parse(responsesBody),
+  };
+  return [
+    {
+      method: 'post',
+      path: '/openai/v1/chat/completions',
+      summary:
+        'OpenAI Chat Completions (JSON, or SSE chunks with `stream: true`) mapped onto a Reason request (`task: openai.chat/1`); errors in OpenAI’s shape.',
+      security: { kind: 'key', scope: 'reason' },
+      body: chatRequestSchema,
+      status: 200,
+      response: chatCompletionSchema,
+      errorBody: 'openai',
+      example: {
+        body: chatBody,
+        response: chatCompletionOf(reasonExample, noneHeld(reasonExample), created),
+      },
+    },
+    {
+      method: 'post',
+      path: '/openai/v1/responses',
+      summary:
+        'OpenAI Responses API, stateless (`store: true`, `previous_response_id` and `conversation` are refused), JSON or SSE events with `stream: true`.',
+      security: { kind: 'key', scope: 'reason' },
+      body: responsesRequestSchema,
+      status: 200,
+      response: responseObjectSchema,
+      errorBody: 'openai',
+      example: {
+        body: responsesBody,
+        response: finishedResponseOf(reasonExample, noneHeld(reasonExample), shell),
+      },
+    },
+    {
+      method: 'get',
+      path: '/openai/v1/models',
+      summary: 'The routing aliases and the reachable catalog models, in OpenAI’s list shape.',
+      security: { kind: 'key' },
+      status: 200,
+      response: modelsListSchema,
+      errorBody: 'openai',
+      example: {
+        response: {
+          object: 'list',
+          data: [
+            { id: 'auto', object: 'model', created: 0, owned_by: 'valve' },
+            { id: 'sim/fast', object: 'model', created: 0, owned_by: 'sim' },
+          ],
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { rejectDuplicateKeys } from '../middleware/i-json-body';
+import { requireJson, validJson } from '../middleware/json-body';
+import { rateLimit } from '../middleware/rate-limit';
+import { requireKey } from '../middleware/require-key';
+import { holdBack } from '../openai/hold-back';
+import { responsesEvents } from '../openai/responses-events';
+import { responsesRequestSchema } from '../openai/responses-request';
+import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
+import { responsesToReason } from '../openai/responses-to-reason';
+import { sseResponse } from '../openai/sse-response';
+import { checkPinned } from './openai-pinned';
+import { answerJson, answerStream } from './openai-serve';
+
+/** POST /openai/v1/responses: the Responses API, stateless, on the same pipeline as /v1/reason. */
+export const openaiResponsesRoutes = new Hono<AppEnv>().post(
+  '/responses',
+  requireKey('reason'),
+  rateLimit,
+  rejectDuplicateKeys,
+  requireJson,
+  validJson(responsesRequestSchema),
+  async (c) => {
+    const body = c.req.valid('json');
+    const request = responsesToReason(body);
+    checkPinned(c.env, request);
+    const run = {
+      request,
+      privacy: body.valve?.privacy,
+      route: 'POST /openai/v1/responses',
+      turns: 'input' as const,
+    };
+    const allow = body.valve?.allowTaintedDestructive === true;
+    const createdSec = Math.floor(Date.now() / 1000);
+    const headers = { 'X-Request-Id': c.var.requestId };
+    if (body.stream === true) {
+      const { events, receiptId, abort, replayed } = await answerStream(c, run);
+      const frames = responsesEvents(events, {
+        request: body,
+        tools: request.tools,
+        allowTaintedDestructive: allow,
+        createdSec,
+        requestId: c.var.requestId,
+      });
+      const replay = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
+      return (await sseResponse(frames, abort, {
+        ...headers,
+        ...replay,
+        'X-Valve-Receipt-Id': receiptId,
+      })) as never;
+    }
+    const { response, replayed } = await answerJson(c, run);
+    const held = holdBack(response, request.tools, allow);
+    const shell = { id: responseIdOf(response.receiptId), model: '', createdSec, request: body };
+    return c.json(finishedResponseOf(response, held, shell), 200, {
+      ...headers,
+      ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
+      'X-Valve-Receipt-Id': response.receiptId,
+    });
+  },
+);

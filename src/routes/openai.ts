@@ -1,0 +1,123 @@
+import { type Context, Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../env';
+import { ApiError, toApiError } from '../errors';
+import { rejectDuplicateKeys } from '../middleware/i-json-body';
+import { requireJson, validJson } from '../middleware/json-body';
+import { rateLimit } from '../middleware/rate-limit';
+import { requireKey } from '../middleware/require-key';
+import { chatChunks } from '../openai/chat-chunks';
+import { chatRequestSchema } from '../openai/chat-request';
+import { chatCompletionOf } from '../openai/chat-response';
+import { chatToReason } from '../openai/chat-to-reason';
+import { holdBack } from '../openai/hold-back';
+import { modelsListOf } from '../openai/models-list';
+import { openaiErrorOf } from '../openai/openai-error';
+import { sseResponse } from '../openai/sse-response';
+import { configuredProviders } from '../policy/configured-providers';
+import { loadCatalog } from '../policy/load-catalog';
+import { checkPinned } from './openai-pinned';
+import { openaiResponsesRoutes } from './openai-responses';
+import { answerJson, answerStream } from './openai-serve';
+
+// The OpenAI-compatible door under /openai/v1: the same keys, scopes and pipeline as /v1/reason, with
+// OpenAI's request, answer, stream and error shapes.
+
+const chatRoute = '/chat/completions';
+
+function methodNotAllowed(allow: string) {
+  return () => {
+    throw new ApiError('request.method_not_allowed', `This endpoint answers ${allow} only.`, {
+      headers: { Allow: allow },
+    });
+  };
+}
+
+export const openaiRoutes = new Hono<AppEnv>()
+  .post(
+    chatRoute,
+    requireKey('reason'),
+    rateLimit,
+    rejectDuplicateKeys,
+    requireJson,
+    validJson(chatRequestSchema),
+    async (c) => {
+      const body = c.req.valid('json');
+      const request = chatToReason(body);
+      checkPinned(c.env, request);
+      const run = {
+        request,
+        privacy: body.valve?.privacy,
+        route: `POST /openai/v1${chatRoute}`,
+        turns: 'messages' as const,
+      };
+      const allow = body.valve?.allowTaintedDestructive === true;
+      const createdSec = Math.floor(Date.now() / 1000);
+      const headers = { 'X-Request-Id': c.var.requestId };
+      if (body.stream === true) {
+        const { events, receiptId, abort, replayed } = await answerStream(c, run);
+        const frames = chatChunks(events, {
+          includeUsage: body.stream_options?.include_usage === true,
+          tools: request.tools,
+          allowTaintedDestructive: allow,
+          createdSec,
+          requestId: c.var.requestId,
+        });
+        const res = await sseResponse(frames, abort, {
+          ...headers,
+          ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
+          'X-Valve-Receipt-Id': receiptId,
+        });
+        return res as never;
+      }
+      const { response, replayed } = await answerJson(c, run);
+      const held = holdBack(response, request.tools, allow);
+      return c.json(chatCompletionOf(response, held, createdSec), 200, {
+        ...headers,
+        ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
+        'X-Valve-Receipt-Id': response.receiptId,
+      });
+    },
+  )
+  .get('/models', requireKey(), (c) => {
+    const env = c.env as unknown as Record<string, unknown>;
+    const catalog = loadCatalog(c.env.VALVE_CATALOG);
+    return c.json(
+      modelsListOf(
+        catalog,
+        configuredProviders(catalog, (name) => env[name]),
+      ),
+    );
+  })
+  .route('/', openaiResponsesRoutes)
+  .all(chatRoute, methodNotAllowed('POST'))
+  .all('/responses', methodNotAllowed('POST'))
+  .all('/models', methodNotAllowed('GET'))
+  .all('*', (c) => {
+    throw new ApiError('request.not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`);
+  });
+
+/**
+ * Any failure of a request under /openai/ as OpenAI's error body. The app's own error handler calls it
+ * too, for what fails before the door's routes run (a body over the size limit).
+ */
+export function openaiErrorResponse(thrown: unknown, c: Context<AppEnv>): Response {
+  const error =
+    thrown instanceof HTTPException
+      ? thrown.status === 413
+        ? new ApiError('request.too_large', 'The body is over the size limit.')
+        : new ApiError('request.malformed_json', 'The body is not valid JSON.')
+      : toApiError(thrown);
+  const requestId = c.var.requestId ?? crypto.randomUUID();
+  if (error.status >= 500)
+    console.error(
+      JSON.stringify({ level: 'error', requestId, code: error.code, cause: String(error.cause ?? thrown) }),
+    );
+  const rendered = openaiErrorOf(error, requestId);
+  for (const [name, value] of Object.entries(rendered.headers)) c.header(name, value);
+  c.header('X-Request-Id', requestId);
+  return c.json(rendered.body, rendered.status as ContentfulStatusCode);
+}
+
+openaiRoutes.onError(openaiErrorResponse);
