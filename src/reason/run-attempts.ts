@@ -136,6 +136,8 @@ export async function runAttempts<T>(
   const blockedProviders = new Set<string>();
   let minContextTokens = 0;
   let lastError: ApiError | undefined;
+  // The soonest a held probe may have answered, when a held probe was why a model was skipped.
+  let probeHeldMs: number | undefined;
   const skip = (attempt: PlannedAttempt, reason: string, detail: string) =>
     trace.push({
       provider: attempt.provider,
@@ -169,6 +171,8 @@ export async function runAttempts<T>(
     }
     if (attempt.probe && deps.claimProbe && !(await deps.claimProbe(attempt))) {
       skip(attempt, 'circuit_open', 'its circuit is half-open and another request holds the single probe');
+      const expectedMs = reserveForMs(attempt.speed, plan.needs, attempt.maxTokens);
+      probeHeldMs = Math.min(probeHeldMs ?? Number.POSITIVE_INFINITY, expectedMs);
       continue;
     }
     for (let retry = 0; ; retry++) {
@@ -269,6 +273,17 @@ export async function runAttempts<T>(
     }
   }
   if (lastError) fail(lastError);
+  if (probeHeldMs !== undefined) {
+    // Nothing was tried, so nothing was spent: the caller may retry once the probe has answered.
+    const retryAfterS = Math.max(1, Math.ceil(probeHeldMs / 1000));
+    return fail(
+      new ApiError(
+        'model.circuit_probing',
+        'The models left for this request are recovering from failures, and another request holds the single call that tests each one. Retry shortly.',
+        { headers: { 'Retry-After': String(retryAfterS) }, details: { retryAfterSeconds: retryAfterS } },
+      ),
+    );
+  }
   return fail(
     new ApiError('policy.budget_exhausted', 'The request’s budget was used up before any model answered.'),
   );
