@@ -7,7 +7,7 @@ import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
-import { reserveForMs } from '../policy/stall-limit';
+import { expectedSilenceMs, idleLimitOf, reserveForMs } from '../policy/stall-limit';
 import { ModelCallError, modelFailure } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
@@ -23,6 +23,8 @@ export interface AttemptInput {
   timeLeftMs: number;
   /** What the next planned model needs to be worth starting (0 when none follows): see policy/stall-limit. */
   reserveMs: number;
+  /** The attempt's idle limit (policy/stall-limit), undefined when its silence is never cut short. */
+  idleTimeoutMs: number | undefined;
 }
 
 /** What a successful attempt gives back: its value, and the usage it was billed for. */
@@ -53,6 +55,8 @@ export interface LoopDeps {
    * has gone: a failure then stops the loop, never retrying or failing over into the same stream.
    */
   committed?: () => boolean;
+  /** The attempts stream (silence is measured between chunks) rather than answer in one piece. */
+  stream?: boolean;
 }
 
 export interface AttemptsOutcome<T> {
@@ -183,17 +187,30 @@ export async function runAttempts<T>(
         break;
       }
       const began = deps.now();
-      const timeMs = Math.min(left.timeMs, deps.defaultAttemptMs ?? 300_000);
-      const deadline = AbortSignal.timeout(timerMs(timeMs));
+      const attemptMs = deps.defaultAttemptMs ?? 300_000;
+      const deadline = AbortSignal.timeout(timerMs(Math.min(left.timeMs, attemptMs)));
       // A failed attempt is aborted at once, so a silent or stalled upstream does not keep its socket.
       const release = new AbortController();
       const signal = AbortSignal.any([deadline, release.signal]);
       const next = plan.attempts[index + 1];
       const reserveMs = next ? reserveForMs(next.speed, plan.needs, next.maxTokens) : 0;
+      const idle = idleLimitOf({
+        expectedMs: expectedSilenceMs(attempt.speed, limits.maxTokens, deps.stream === true),
+        timeLeftMs: left.timeMs,
+        reserveMs,
+      });
+      const input: AttemptInput = {
+        attempt,
+        maxTokens: limits.maxTokens,
+        signal,
+        retry,
+        timeLeftMs: left.timeMs,
+        reserveMs,
+        idleTimeoutMs: idle.ms,
+      };
       try {
         const result = await raceDeadline(
-          () =>
-            fn({ attempt, maxTokens: limits.maxTokens, signal, retry, timeLeftMs: left.timeMs, reserveMs }),
+          () => fn(input),
           deadline,
           () => deadlineError(attempt),
         );
@@ -252,13 +269,19 @@ export async function runAttempts<T>(
           detail: decision.reason,
         });
         const openProviderCircuit = decision.action === 'failover' && decision.openProviderCircuit === true;
-        deps.observe?.({
-          provider: attempt.provider,
-          model: attempt.model,
-          ok: false,
-          errorKind: error.kind,
-          openProviderCircuit,
-        });
+        // Shared health moves only for the model's own faults: a timeout set by this caller's deadline
+        // (or by the room a fallback needs) says nothing about the model, and must not let one tenant's
+        // tight maxLatencyMs open a circuit for every tenant.
+        const callersClock =
+          error.kind === 'timeout' && (deadline.aborted ? left.timeMs <= attemptMs : idle.bound !== 'stall');
+        if (!callersClock)
+          deps.observe?.({
+            provider: attempt.provider,
+            model: attempt.model,
+            ok: false,
+            errorKind: error.kind,
+            openProviderCircuit,
+          });
         if (decision.action === 'stop') return fail(lastError);
         if (decision.action === 'retry') {
           const wait = AbortSignal.timeout(timerMs(budgetLeft(budget, deps.now()).timeMs));

@@ -88,6 +88,7 @@ async function produce(
   const loop = (modelRequest: ModelRequest) =>
     runAttempts(plan, budget, attemptFn(modelRequest), {
       ...callDepsOf(deps),
+      stream: true,
       committed: () => emitted || options.signal.aborted,
     });
   const latency = () => deps.now() - deps.startedAt;
@@ -174,12 +175,7 @@ async function streamAttempt(
   // A stall before content fails over in time; after it, it ends the stream with a timeout error.
   const parts = adapter.stream(
     attemptRequest(modelRequest, input),
-    callOptionsOf(
-      input,
-      callDepsOf(deps),
-      true,
-      AbortSignal.any([input.signal, options.signal, upstream.signal]),
-    ),
+    callOptionsOf(input, callDepsOf(deps), AbortSignal.any([input.signal, options.signal, upstream.signal])),
   );
   for await (const part of parts) {
     if (part.type === 'finish') {

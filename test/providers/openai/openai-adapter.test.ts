@@ -282,7 +282,10 @@ describe('openai adapter: failures', () => {
     const { parts, error } = await drain(openaiAdapter.stream(trustRequest, callOptions(fetch)));
     expect(error).toBeUndefined();
     const finish = parts.find((part) => part.type === 'finish');
-    expect(finish).toMatchObject({ finish_reason: 'stop', warnings: [{ code: 'model.stream_unterminated' }] });
+    expect(finish).toMatchObject({
+      finish_reason: 'stop',
+      warnings: [{ code: 'model.stream_unterminated' }],
+    });
     expect(finish?.type === 'finish' && finish.usage.output_tokens).toBeGreaterThan(0);
   });
 
