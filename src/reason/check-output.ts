@@ -1,6 +1,9 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import type { ContentBlock } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
+import type { RenderedPrompt } from '../prompt/render-prompt';
+import { renderRepair } from '../prompt/render-repair';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { checkAgainstSchema, describeIssues, type SchemaIssue } from './check-json';
 import { decisionOf } from './decision-of';
@@ -48,41 +51,28 @@ export function checkOutput(
   return check.ok ? { json: { value } } : { issues: check.issues, json: { value } };
 }
 
-/** Keeps validator text usable as trusted feedback: locations and messages only, bounded, no markup. */
-function safeLine(text: string): string {
-  return text.replace(/[^\p{L}\p{N} _./#:'"()[\],<>=-]/gu, '?').slice(0, 200);
-}
-
 /**
- * The repair attempt's request: the original conversation, the model's own invalid answer, and the
- * validation errors as a system-channel message from Valve (trusted feedback, not user text).
+ * The repair attempt's request: the original conversation, with the model's invalid answer and the
+ * validator's findings appended to the final user turn as data regions (prompt/render-repair). Neither
+ * reaches a system part or an assistant turn: the answer may quote untrusted input, and the findings
+ * quote the answer's key names.
  */
 export function repairRequest(
   request: ModelRequest,
+  prompt: Pick<RenderedPrompt, 'nonce' | 'mode'>,
   response: ModelResponse,
   issues: SchemaIssue[],
 ): ModelRequest {
-  const feedback = issues.map(
-    (i) => `- at "${safeLine(i.path)}" (${safeLine(i.keyword)}): ${safeLine(i.message)}`,
-  );
-  return {
-    ...request,
-    messages: [
-      ...request.messages,
-      { role: 'assistant', content: [{ type: 'text', text: answerText(response).text }] },
-      {
-        role: 'system',
-        content: [
-          {
-            type: 'text',
-            text:
-              'Valve: your previous answer does not validate against the required JSON schema:\n' +
-              `${feedback.join('\n')}\nAnswer again with only a JSON value that satisfies the schema.`,
-          },
-        ],
-      },
-    ],
+  const feedback: ContentBlock = {
+    type: 'text',
+    text: renderRepair(prompt, answerText(response).text, issues),
   };
+  const messages = [...request.messages];
+  const last = messages.at(-1);
+  if (last?.role === 'user')
+    messages[messages.length - 1] = { ...last, content: [...last.content, feedback] };
+  else messages.push({ role: 'user', content: [feedback] });
+  return { ...request, messages };
 }
 
 /**
@@ -96,7 +86,7 @@ export async function callWithRepair<R extends ModelResponse>(
   const first = await call(prepared.modelRequest);
   const { issues, json } = checkOutput(prepared.request, first.value);
   if (!issues) return { ...first, json };
-  const second = await call(repairRequest(prepared.modelRequest, first.value, issues));
+  const second = await call(repairRequest(prepared.modelRequest, prepared.prompt, first.value, issues));
   const attempts = [...first.attempts, ...second.attempts];
   const repaired = checkOutput(prepared.request, second.value);
   if (!repaired.issues) return { ...second, attempts, json: repaired.json };
