@@ -2,7 +2,7 @@ import type { DecisionAttempt, ReasonUsage } from '../contracts/reason-response'
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { ModelError } from '../model/model-error';
-import type { Usage } from '../model/model-response';
+import type { ModelWarning, Usage } from '../model/model-response';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
@@ -11,6 +11,7 @@ import { expectedSilenceMs, idleLimitOf, reserveForMs } from '../policy/stall-li
 import { ModelCallError, modelFailure } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
+import { overBudgetWarning } from './over-budget';
 import { reasonUsageOf } from './reason-usage-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
@@ -35,6 +36,8 @@ export interface AttemptResult<T> {
   costUsd: number;
   /** Time to first token, when the attempt streamed. */
   ttftMs?: number;
+  /** The provider did not stop at `maxTokens`, and the attempt stopped reading there. */
+  cutAtCap?: boolean;
 }
 
 export type AttemptFn<T> = (input: AttemptInput) => Promise<AttemptResult<T>>;
@@ -64,6 +67,8 @@ export interface AttemptsOutcome<T> {
   attempt: PlannedAttempt;
   usage: Usage;
   attempts: DecisionAttempt[];
+  /** Warnings of the loop itself (`model.over_budget`), for the answer. */
+  warnings: ModelWarning[];
 }
 
 /** What a failed attempt counts against maxCostUsd: the worst case when it may have been billed. */
@@ -216,6 +221,24 @@ export async function runAttempts<T>(
         );
         const latencyMs = deps.now() - began;
         budget.spentUsd += result.costUsd;
+        const over = overBudgetWarning({
+          provider: attempt.provider,
+          model: attempt.model,
+          maxTokens: limits.maxTokens,
+          worstCaseUsd: limits.worstCaseUsd,
+          costUsd: result.costUsd,
+          usage: result.usage,
+          cutAtCap: result.cutAtCap,
+        });
+        if (over)
+          console.warn(
+            JSON.stringify({
+              level: 'warn',
+              event: 'model.over_budget',
+              provider: attempt.provider,
+              model: attempt.model,
+            }),
+          );
         trace.push({
           provider: attempt.provider,
           model: attempt.model,
@@ -225,6 +248,7 @@ export async function runAttempts<T>(
           usage: reasonUsageOf(result.usage),
           retry,
           maxTokens: limits.maxTokens,
+          ...(over && { detail: over.message }),
         });
         const generationMs = (result.usage.output_tokens / attempt.speed.outputTokensPerSec) * 1000;
         deps.observe?.({
@@ -237,7 +261,13 @@ export async function runAttempts<T>(
               ? (result.usage.output_tokens / (latencyMs - result.ttftMs)) * 1000
               : undefined,
         });
-        return { value: result.value, attempt, usage: result.usage, attempts: trace };
+        return {
+          value: result.value,
+          attempt,
+          usage: result.usage,
+          attempts: trace,
+          warnings: over ? [over] : [],
+        };
       } catch (thrown) {
         release.abort();
         if (!(thrown instanceof ModelCallError)) throw thrown;
