@@ -163,6 +163,33 @@ describe('every attempt is planned from the prompt it sends', () => {
   });
 });
 
+describe('a refused reservation', () => {
+  it('says that the reservation, not the spend, did not fit, and how much of the cap is free', async () => {
+    const tenant = 'reserved-out';
+    const { key } = await createKey(tenant, ['reason']);
+    const capUsd = 0.02;
+    await call(`/v1/admin/tenants/${tenant}/budget`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ monthlyCapUsd: capUsd }),
+    });
+    // A request still running holds most of the cap; nothing is spent.
+    const held = await env.TENANT_BUDGET.getByName(tenant).reserve(0.015, 0);
+    expect(held.ok).toBe(true);
+    const { res } = await post(key, { ...request, modelPolicy: { maxOutputTokens: 2_500 } });
+    expect(res.status).toBe(402);
+    const body = (await res.json()) as {
+      error: { code: string; message: string; details: Record<string, number> };
+    };
+    expect(body.error.code).toBe('limit.budget_exhausted');
+    expect(body.error.message).not.toMatch(/reached/);
+    expect(body.error.message).toMatch(/reservation does not fit/);
+    expect(body.error.details).toMatchObject({ capUsd, spentUsd: 0, reservedUsd: 0.015 });
+    expect(body.error.details.freeUsd).toBeCloseTo(0.005, 12);
+    expect(body.error.details.requiredUsd).toBeGreaterThan(0.005);
+  });
+});
+
 describe('a provider that ignores max_tokens', () => {
   it('JSON: counts what it billed, warns model.over_budget, and records it in the trace and the usage record', async () => {
     const tenant = 'over-biller';
