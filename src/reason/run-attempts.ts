@@ -8,10 +8,11 @@ import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { expectedSilenceMs, idleLimitOf, reserveForMs } from '../policy/stall-limit';
-import { ModelCallError, modelFailure } from '../providers/model-error';
+import { ModelCallError } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
 import { overBudgetWarning } from './over-budget';
+import { deadlineError, raceDeadline, timerMs } from './race-deadline';
 import { reasonUsageOf } from './reason-usage-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
@@ -91,40 +92,6 @@ function usageOnFailure(error: ModelError): ReasonUsage | undefined {
   if (error.dispatch === 'not_sent') return noUsage;
   if (error.status !== undefined && error.status >= 400 && !error.emitted_deltas) return noUsage;
   return undefined;
-}
-
-/** A timer length that AbortSignal.timeout accepts, for any time left (even an unbounded one). */
-function timerMs(ms: number): number {
-  return Math.max(1, Math.min(2_147_483_647, Math.floor(ms)));
-}
-
-function deadlineError(attempt: PlannedAttempt): ModelCallError {
-  return modelFailure({
-    kind: 'timeout',
-    message: `${attempt.provider}/${attempt.model} did not answer within the time left.`,
-    provider: attempt.provider,
-    model: attempt.model,
-    dispatch: 'sent',
-  });
-}
-
-/** Runs `fn`, but gives up at the signal even if `fn` ignores it: the deadline is Valve's, not the adapter's. */
-function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort());
-    signal.addEventListener('abort', abort, { once: true });
-    fn().then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(signal.aborted ? onAbort() : error);
-      },
-    );
-  });
 }
 
 /**
