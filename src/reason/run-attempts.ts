@@ -298,7 +298,7 @@ export async function runAttempts<T>(
     const retryAfterS = Math.max(1, Math.ceil(probeHeldMs / 1000));
     return fail(
       new ApiError(
-        'model.circuit_probing',
+        'limit.circuit_probing',
         'The models left for this request are recovering from failures, and another request holds the single call that tests each one. Retry shortly.',
         { headers: { 'Retry-After': String(retryAfterS) }, details: { retryAfterSeconds: retryAfterS } },
       ),

@@ -12,7 +12,7 @@ import { reasonWithCatalog } from '../helpers/with-catalog';
 const catalog = catalogOf([simModel('probe-held')]);
 
 describe('a half-open circuit whose single probe another request holds', () => {
-  it('answers 503 model.circuit_probing with Retry-After and nothing spent, not a budget refusal', async () => {
+  it('answers 503 limit.circuit_probing with Retry-After and nothing spent, not a budget refusal', async () => {
     const { key } = await createKey('probe-wait', ['reason']);
     const stub = env.MODEL_HEALTH.getByName('global');
     // The model failed long ago: its circuit is open past the cooldown, so half-open.
@@ -43,7 +43,7 @@ describe('a half-open circuit whose single probe another request holds', () => {
         details: { decision: { attempts: { reason?: string; costUsd: number }[] } };
       };
     };
-    expect(body.error.code).toBe('model.circuit_probing');
+    expect(body.error.code).toBe('limit.circuit_probing');
     expect(body.error.retryable).toBe(true);
     const attempts = body.error.details.decision.attempts;
     expect(attempts.map((a) => a.reason)).toEqual(['circuit_open']);
