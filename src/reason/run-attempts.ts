@@ -269,8 +269,10 @@ export async function runAttempts<T>(
         // Shared health moves only for the model's own faults: a timeout set by this caller's deadline
         // (or by the room a fallback needs) says nothing about the model, and must not let one tenant's
         // tight maxLatencyMs open a circuit for every tenant.
+        // A timeout the provider itself answered (408, 504, its own deadline error) carries a status.
+        const valvesClock = error.kind === 'timeout' && error.status === undefined;
         const callersClock =
-          error.kind === 'timeout' && (deadline.aborted ? left.timeMs <= attemptMs : idle.bound !== 'stall');
+          valvesClock && (deadline.aborted ? left.timeMs <= attemptMs : idle.bound !== 'stall');
         if (!callersClock)
           deps.observe?.({
             provider: attempt.provider,

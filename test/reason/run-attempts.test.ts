@@ -148,7 +148,7 @@ describe('runAttempts follows the error table', () => {
 });
 
 describe('runAttempts moves shared health only for the model’s own faults', () => {
-  async function observed(policy: { maxLatencyMs?: number }) {
+  async function observed(policy: { maxLatencyMs?: number }, status?: number) {
     const plan = planRequest({
       policy,
       needs,
@@ -164,7 +164,7 @@ describe('runAttempts moves shared health only for the model’s own faults', ()
       async (input) => {
         idle.push(input.idleTimeoutMs);
         if (input.attempt.model === 'a')
-          throw modelFailure({ kind: 'timeout', message: 'silent', dispatch: 'sent' });
+          throw modelFailure({ kind: 'timeout', message: 'silent', dispatch: 'sent', status });
         return { value: input.attempt.model, usage: { input_tokens: 10, output_tokens: 5 }, costUsd: 0.001 };
       },
       {
@@ -188,5 +188,12 @@ describe('runAttempts moves shared health only for the model’s own faults', ()
   it('does not count a timeout that the caller’s tight deadline set', async () => {
     // 700 ms left: the idle limit is the room the fallback needs, less than the stall limit proper.
     expect(await observed({ maxLatencyMs: 700 })).toEqual([{ model: 'b', ok: true }]);
+  });
+
+  it('counts a timeout the provider answered itself (504) against the model, whatever the deadline', async () => {
+    expect(await observed({ maxLatencyMs: 700 }, 504)).toEqual([
+      { model: 'a', ok: false },
+      { model: 'b', ok: true },
+    ]);
   });
 });
