@@ -8,7 +8,11 @@ import { createBatcher } from './create-batcher';
 
 const windowMs = 25;
 const usageBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<UsageRecord>>>();
-const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<Observation[]>>>();
+interface HealthBatch {
+  stub: HealthStub;
+  observations: Observation[];
+}
+const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthBatch>>>();
 
 /** Resolves once the record is stored; hand it to waitUntil. */
 export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
@@ -22,15 +26,18 @@ export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
 
 /**
  * Observations that cannot move a circuit, batched per health namespace; the ones that can are written
- * at once by the caller (recordHealth), so the next request plans with the new circuit.
+ * at once by the caller (recordHealth), so the next request plans with the new circuit. A Durable
+ * Object stub belongs to the request that made it (workerd refuses I/O through it from any other), so
+ * each batch is written through the stub of the request that opened it, whose timer also flushes it.
  */
 export function writeHealth(namespace: object, stub: HealthStub, observations: Observation[]): Promise<void> {
   let batcher = healthBatchers.get(namespace);
   if (!batcher) {
-    batcher = createBatcher<Observation[]>(async (groups) => {
-      await stub.record(groups.flat());
+    batcher = createBatcher<HealthBatch>(async (batches) => {
+      const opener = batches[0];
+      if (opener) await opener.stub.record(batches.flatMap((batch) => batch.observations));
     }, windowMs);
     healthBatchers.set(namespace, batcher);
   }
-  return batcher.add(observations);
+  return batcher.add({ stub, observations });
 }

@@ -32,18 +32,40 @@ export interface StallInput {
 }
 
 /**
+ * Which limit ends a silent attempt: the stall limit proper (the model is slower than it can be
+ * expected to be: the model's fault), the room the next model needs (a fallback takes over sooner),
+ * the caller's own deadline, or nothing at all.
+ */
+export type IdleBound = 'stall' | 'fallback' | 'deadline' | 'none';
+
+export interface IdleLimit {
+  /** The attempt's `CallOptions.idleTimeoutMs`; undefined when no silence is cut short. */
+  ms: number | undefined;
+  bound: IdleBound;
+}
+
+/**
  * The idle limit of one attempt (`CallOptions.idleTimeoutMs`): how long it may go without a byte
- * before headers, and between chunks of its body. It is
+ * before headers, and between chunks of its body. With a fallback planned it is
  *
  *   min(time left, max(minStallMs, stallFactor × expected silence), room that leaves the next model its reserve)
  *
- * where the room for the next model is never cut below this model's own expected silence. So a silent
- * provider cannot eat the whole budget, a slow but working one is not cut early, and failover still
- * has time when a fallback is planned. Pure.
+ * where the room for the next model is never cut below this model's own expected silence: a silent
+ * provider cannot eat the whole budget, a slow but working one is not cut early, and failover still has
+ * time. The stall limit only ever moves a request to a fallback sooner; with nowhere else to go the
+ * attempt waits as long as the caller allows (its deadline, or none). Pure.
  */
-export function stallLimitMs(input: StallInput): number {
+export function idleLimitOf(input: StallInput): IdleLimit {
   const { expectedMs, timeLeftMs, reserveMs } = input;
+  const whole = (ms: number) => Math.max(1, Math.floor(ms));
+  if (reserveMs <= 0) {
+    return Number.isFinite(timeLeftMs)
+      ? { ms: whole(timeLeftMs), bound: 'deadline' }
+      : { ms: undefined, bound: 'none' };
+  }
   const stall = Math.max(minStallMs, stallFactor * expectedMs);
-  const room = reserveMs > 0 ? Math.max(expectedMs, timeLeftMs - reserveMs) : timeLeftMs;
-  return Math.max(1, Math.floor(Math.min(timeLeftMs, stall, room)));
+  const room = Math.max(expectedMs, timeLeftMs - reserveMs);
+  const ms = Math.min(timeLeftMs, stall, room);
+  const bound: IdleBound = ms === stall ? 'stall' : ms === timeLeftMs ? 'deadline' : 'fallback';
+  return { ms: whole(ms), bound };
 }

@@ -23,7 +23,7 @@ export function callAttempts(
     async (input) => {
       const response = await adapterFor(input.attempt).generate(
         attemptRequest(request, input),
-        callOptionsOf(input, deps, false),
+        callOptionsOf(input, deps),
       );
       return { value: response, usage: response.usage, costUsd: costOf(response.usage, input.attempt.entry) };
     },

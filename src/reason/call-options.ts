@@ -1,7 +1,6 @@
 import type { CallOptions, WorkersAiBinding } from '../model/model-adapter';
 import type { ModelRequest } from '../model/model-request';
 import type { CatalogModel, CatalogProvider } from '../policy/catalog';
-import { expectedSilenceMs, stallLimitMs } from '../policy/stall-limit';
 import type { ReasonDeps } from './prepare-reason';
 import type { AttemptInput, LoopDeps } from './run-attempts';
 
@@ -61,18 +60,15 @@ export function attemptRequest(request: ModelRequest, input: AttemptInput): Mode
 
 /**
  * The options of one attempt's call, the same for JSON and streams: the provider's key, base URL,
- * extra headers and binding, the simulator's script, and an idle limit (policy/stall-limit). A JSON
- * answer arrives in one piece, so its first byte may take as long as writing `maxTokens` at the
- * model's p90 speed; a stream's silence is measured between chunks. Either way no longer than the
- * time left allows.
+ * extra headers and binding, the simulator's script, and the idle limit the loop set for the attempt
+ * (policy/stall-limit).
  */
 export function callOptionsOf(
   input: AttemptInput,
   deps: CallDeps,
-  streaming: boolean,
   signal: AbortSignal = input.signal,
 ): CallOptions {
-  const { attempt, maxTokens, timeLeftMs, reserveMs } = input;
+  const { attempt } = input;
   const provider = attempt.providerConfig;
   return {
     model: attempt.model,
@@ -82,11 +78,7 @@ export function callOptionsOf(
     baseUrl: provider.baseUrl,
     headers: provider.headers,
     ai: aiBindingOf(provider, deps.binding),
-    idleTimeoutMs: stallLimitMs({
-      expectedMs: expectedSilenceMs(attempt.speed, maxTokens, streaming),
-      timeLeftMs,
-      reserveMs,
-    }),
+    idleTimeoutMs: input.idleTimeoutMs,
     config: attempt.entry.simulate,
   };
 }

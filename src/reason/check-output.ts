@@ -1,9 +1,14 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import type { ContentBlock } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
+import type { Plan } from '../policy/plan-types';
+import type { RenderedPrompt } from '../prompt/render-prompt';
+import { renderRepair } from '../prompt/render-repair';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { checkAgainstSchema, describeIssues, type SchemaIssue } from './check-json';
 import { decisionOf } from './decision-of';
+import { deriveNeeds } from './derive-needs';
 import type { PreparedReason } from './prepare-reason';
 import type { AttemptsOutcome } from './run-attempts';
 
@@ -48,58 +53,61 @@ export function checkOutput(
   return check.ok ? { json: { value } } : { issues: check.issues, json: { value } };
 }
 
-/** Keeps validator text usable as trusted feedback: locations and messages only, bounded, no markup. */
-function safeLine(text: string): string {
-  return text.replace(/[^\p{L}\p{N} _./#:'"()[\],<>=-]/gu, '?').slice(0, 200);
-}
-
 /**
- * The repair attempt's request: the original conversation, the model's own invalid answer, and the
- * validation errors as a system-channel message from Valve (trusted feedback, not user text).
+ * The repair attempt's request: the original conversation, with the model's invalid answer and the
+ * validator's findings appended to the final user turn as data regions (prompt/render-repair). Neither
+ * reaches a system part or an assistant turn: the answer may quote untrusted input, and the findings
+ * quote the answer's key names.
  */
 export function repairRequest(
   request: ModelRequest,
+  prompt: Pick<RenderedPrompt, 'nonce' | 'mode'>,
   response: ModelResponse,
   issues: SchemaIssue[],
 ): ModelRequest {
-  const feedback = issues.map(
-    (i) => `- at "${safeLine(i.path)}" (${safeLine(i.keyword)}): ${safeLine(i.message)}`,
-  );
-  return {
-    ...request,
-    messages: [
-      ...request.messages,
-      { role: 'assistant', content: [{ type: 'text', text: answerText(response).text }] },
-      {
-        role: 'system',
-        content: [
-          {
-            type: 'text',
-            text:
-              'Valve: your previous answer does not validate against the required JSON schema:\n' +
-              `${feedback.join('\n')}\nAnswer again with only a JSON value that satisfies the schema.`,
-          },
-        ],
-      },
-    ],
+  const feedback: ContentBlock = {
+    type: 'text',
+    text: renderRepair(prompt, answerText(response).text, issues),
   };
+  const messages = [...request.messages];
+  const last = messages.at(-1);
+  if (last?.role === 'user')
+    messages[messages.length - 1] = { ...last, content: [...last.content, feedback] };
+  else messages.push({ role: 'user', content: [feedback] });
+  return { ...request, messages };
 }
 
 /**
  * Calls the models, then checks a JSON answer; an invalid one gets one repair attempt inside the same
  * budget, and a second invalid answer is `model.invalid_response` with the validation errors in details.
+ * The repair is planned from the request it sends (the prompt plus the first answer and the findings),
+ * so its worst case is weighed against what is left; when it no longer fits, the loop refuses it and
+ * the error's trace says why, beside the first attempts.
  */
 export async function callWithRepair<R extends ModelResponse>(
   prepared: PreparedReason,
-  call: (request: ModelRequest) => Promise<AttemptsOutcome<R>>,
+  call: (request: ModelRequest, plan: Plan) => Promise<AttemptsOutcome<R>>,
 ): Promise<AttemptsOutcome<R> & { json?: ParsedJson }> {
-  const first = await call(prepared.modelRequest);
+  const first = await call(prepared.modelRequest, prepared.plan);
   const { issues, json } = checkOutput(prepared.request, first.value);
   if (!issues) return { ...first, json };
-  const second = await call(repairRequest(prepared.modelRequest, first.value, issues));
+  const request = repairRequest(prepared.modelRequest, prepared.prompt, first.value, issues);
+  const plan: Plan = { ...prepared.plan, needs: deriveNeeds(prepared.request, request.messages) };
+  let second: AttemptsOutcome<R>;
+  try {
+    second = await call(request, plan);
+  } catch (error) {
+    if (!(error instanceof AttemptsFailedError)) throw error;
+    throw new AttemptsFailedError(error.code, error.message, {
+      details: { ...(error.details ?? {}), firstValidationErrors: issues },
+      decision: decisionOf(prepared.plan, [...first.attempts, ...error.attempts], prepared.budget),
+      headers: error.headers,
+    });
+  }
   const attempts = [...first.attempts, ...second.attempts];
+  const warnings = [...first.warnings, ...second.warnings];
   const repaired = checkOutput(prepared.request, second.value);
-  if (!repaired.issues) return { ...second, attempts, json: repaired.json };
+  if (!repaired.issues) return { ...second, attempts, warnings, json: repaired.json };
   throw new AttemptsFailedError(
     'model.invalid_response',
     `The answer did not validate against output.schema, even after one repair attempt:\n${describeIssues(repaired.issues)}`,

@@ -2,15 +2,17 @@ import type { DecisionAttempt, ReasonUsage } from '../contracts/reason-response'
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { ModelError } from '../model/model-error';
-import type { Usage } from '../model/model-response';
+import type { ModelWarning, Usage } from '../model/model-response';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
-import { reserveForMs } from '../policy/stall-limit';
-import { ModelCallError, modelFailure } from '../providers/model-error';
+import { expectedSilenceMs, idleLimitOf, reserveForMs } from '../policy/stall-limit';
+import { ModelCallError } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
+import { overBudgetWarning } from './over-budget';
+import { deadlineError, raceDeadline, timerMs } from './race-deadline';
 import { reasonUsageOf } from './reason-usage-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
@@ -23,6 +25,8 @@ export interface AttemptInput {
   timeLeftMs: number;
   /** What the next planned model needs to be worth starting (0 when none follows): see policy/stall-limit. */
   reserveMs: number;
+  /** The attempt's idle limit (policy/stall-limit), undefined when its silence is never cut short. */
+  idleTimeoutMs: number | undefined;
 }
 
 /** What a successful attempt gives back: its value, and the usage it was billed for. */
@@ -33,6 +37,8 @@ export interface AttemptResult<T> {
   costUsd: number;
   /** Time to first token, when the attempt streamed. */
   ttftMs?: number;
+  /** The provider did not stop at `maxTokens`, and the attempt stopped reading there. */
+  cutAtCap?: boolean;
 }
 
 export type AttemptFn<T> = (input: AttemptInput) => Promise<AttemptResult<T>>;
@@ -53,6 +59,8 @@ export interface LoopDeps {
    * has gone: a failure then stops the loop, never retrying or failing over into the same stream.
    */
   committed?: () => boolean;
+  /** The attempts stream (silence is measured between chunks) rather than answer in one piece. */
+  stream?: boolean;
 }
 
 export interface AttemptsOutcome<T> {
@@ -60,6 +68,8 @@ export interface AttemptsOutcome<T> {
   attempt: PlannedAttempt;
   usage: Usage;
   attempts: DecisionAttempt[];
+  /** Warnings of the loop itself (`model.over_budget`), for the answer. */
+  warnings: ModelWarning[];
 }
 
 /** What a failed attempt counts against maxCostUsd: the worst case when it may have been billed. */
@@ -84,40 +94,6 @@ function usageOnFailure(error: ModelError): ReasonUsage | undefined {
   return undefined;
 }
 
-/** A timer length that AbortSignal.timeout accepts, for any time left (even an unbounded one). */
-function timerMs(ms: number): number {
-  return Math.max(1, Math.min(2_147_483_647, Math.floor(ms)));
-}
-
-function deadlineError(attempt: PlannedAttempt): ModelCallError {
-  return modelFailure({
-    kind: 'timeout',
-    message: `${attempt.provider}/${attempt.model} did not answer within the time left.`,
-    provider: attempt.provider,
-    model: attempt.model,
-    dispatch: 'sent',
-  });
-}
-
-/** Runs `fn`, but gives up at the signal even if `fn` ignores it: the deadline is Valve's, not the adapter's. */
-function raceDeadline<T>(fn: () => Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort());
-    signal.addEventListener('abort', abort, { once: true });
-    fn().then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(signal.aborted ? onAbort() : error);
-      },
-    );
-  });
-}
-
 /**
  * The attempt loop of one request: walks the plan in order inside one budget. Before each attempt it
  * recomputes the money and time left and the attempt's `max_tokens`; an attempt whose worst case could
@@ -136,6 +112,8 @@ export async function runAttempts<T>(
   const blockedProviders = new Set<string>();
   let minContextTokens = 0;
   let lastError: ApiError | undefined;
+  // The soonest a held probe may have answered, when a held probe was why a model was skipped.
+  let probeHeldMs: number | undefined;
   const skip = (attempt: PlannedAttempt, reason: string, detail: string) =>
     trace.push({
       provider: attempt.provider,
@@ -169,6 +147,8 @@ export async function runAttempts<T>(
     }
     if (attempt.probe && deps.claimProbe && !(await deps.claimProbe(attempt))) {
       skip(attempt, 'circuit_open', 'its circuit is half-open and another request holds the single probe');
+      const expectedMs = reserveForMs(attempt.speed, plan.needs, attempt.maxTokens);
+      probeHeldMs = Math.min(probeHeldMs ?? Number.POSITIVE_INFINITY, expectedMs);
       continue;
     }
     for (let retry = 0; ; retry++) {
@@ -179,22 +159,53 @@ export async function runAttempts<T>(
         break;
       }
       const began = deps.now();
-      const timeMs = Math.min(left.timeMs, deps.defaultAttemptMs ?? 300_000);
-      const deadline = AbortSignal.timeout(timerMs(timeMs));
+      const attemptMs = deps.defaultAttemptMs ?? 300_000;
+      const deadline = AbortSignal.timeout(timerMs(Math.min(left.timeMs, attemptMs)));
       // A failed attempt is aborted at once, so a silent or stalled upstream does not keep its socket.
       const release = new AbortController();
       const signal = AbortSignal.any([deadline, release.signal]);
       const next = plan.attempts[index + 1];
       const reserveMs = next ? reserveForMs(next.speed, plan.needs, next.maxTokens) : 0;
+      const idle = idleLimitOf({
+        expectedMs: expectedSilenceMs(attempt.speed, limits.maxTokens, deps.stream === true),
+        timeLeftMs: left.timeMs,
+        reserveMs,
+      });
+      const input: AttemptInput = {
+        attempt,
+        maxTokens: limits.maxTokens,
+        signal,
+        retry,
+        timeLeftMs: left.timeMs,
+        reserveMs,
+        idleTimeoutMs: idle.ms,
+      };
       try {
         const result = await raceDeadline(
-          () =>
-            fn({ attempt, maxTokens: limits.maxTokens, signal, retry, timeLeftMs: left.timeMs, reserveMs }),
+          () => fn(input),
           deadline,
           () => deadlineError(attempt),
         );
         const latencyMs = deps.now() - began;
         budget.spentUsd += result.costUsd;
+        const over = overBudgetWarning({
+          provider: attempt.provider,
+          model: attempt.model,
+          maxTokens: limits.maxTokens,
+          worstCaseUsd: limits.worstCaseUsd,
+          costUsd: result.costUsd,
+          usage: result.usage,
+          cutAtCap: result.cutAtCap,
+        });
+        if (over)
+          console.warn(
+            JSON.stringify({
+              level: 'warn',
+              event: 'model.over_budget',
+              provider: attempt.provider,
+              model: attempt.model,
+            }),
+          );
         trace.push({
           provider: attempt.provider,
           model: attempt.model,
@@ -204,6 +215,7 @@ export async function runAttempts<T>(
           usage: reasonUsageOf(result.usage),
           retry,
           maxTokens: limits.maxTokens,
+          ...(over && { detail: over.message }),
         });
         const generationMs = (result.usage.output_tokens / attempt.speed.outputTokensPerSec) * 1000;
         deps.observe?.({
@@ -216,7 +228,13 @@ export async function runAttempts<T>(
               ? (result.usage.output_tokens / (latencyMs - result.ttftMs)) * 1000
               : undefined,
         });
-        return { value: result.value, attempt, usage: result.usage, attempts: trace };
+        return {
+          value: result.value,
+          attempt,
+          usage: result.usage,
+          attempts: trace,
+          warnings: over ? [over] : [],
+        };
       } catch (thrown) {
         release.abort();
         if (!(thrown instanceof ModelCallError)) throw thrown;
@@ -248,13 +266,21 @@ export async function runAttempts<T>(
           detail: decision.reason,
         });
         const openProviderCircuit = decision.action === 'failover' && decision.openProviderCircuit === true;
-        deps.observe?.({
-          provider: attempt.provider,
-          model: attempt.model,
-          ok: false,
-          errorKind: error.kind,
-          openProviderCircuit,
-        });
+        // Shared health moves only for the model's own faults: a timeout set by this caller's deadline
+        // (or by the room a fallback needs) says nothing about the model, and must not let one tenant's
+        // tight maxLatencyMs open a circuit for every tenant.
+        // A timeout the provider itself answered (408, 504, its own deadline error) carries a status.
+        const valvesClock = error.kind === 'timeout' && error.status === undefined;
+        const callersClock =
+          valvesClock && (deadline.aborted ? left.timeMs <= attemptMs : idle.bound !== 'stall');
+        if (!callersClock)
+          deps.observe?.({
+            provider: attempt.provider,
+            model: attempt.model,
+            ok: false,
+            errorKind: error.kind,
+            openProviderCircuit,
+          });
         if (decision.action === 'stop') return fail(lastError);
         if (decision.action === 'retry') {
           const wait = AbortSignal.timeout(timerMs(budgetLeft(budget, deps.now()).timeMs));
@@ -269,6 +295,17 @@ export async function runAttempts<T>(
     }
   }
   if (lastError) fail(lastError);
+  if (probeHeldMs !== undefined) {
+    // Nothing was tried, so nothing was spent: the caller may retry once the probe has answered.
+    const retryAfterS = Math.max(1, Math.ceil(probeHeldMs / 1000));
+    return fail(
+      new ApiError(
+        'limit.circuit_probing',
+        'The models left for this request are recovering from failures, and another request holds the single call that tests each one. Retry shortly.',
+        { headers: { 'Retry-After': String(retryAfterS) }, details: { retryAfterSeconds: retryAfterS } },
+      ),
+    );
+  }
   return fail(
     new ApiError('policy.budget_exhausted', 'The request’s budget was used up before any model answered.'),
   );

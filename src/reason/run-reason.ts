@@ -6,6 +6,7 @@ import { callAttempts } from './call-attempts';
 import { callDepsOf } from './call-options';
 import { callWithRepair } from './check-output';
 import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
+import { withWarnings } from './with-warnings';
 
 export type { UnsignedResponse } from '../contracts/reason-response';
 export type { IssueReceipt, ReasonDeps, ReasonOptions } from './prepare-reason';
@@ -28,11 +29,11 @@ export async function runReason(
   options: ReasonOptions = {},
 ): Promise<UnsignedResponse | ReasonResponse> {
   const prepared = await prepareReason(request, deps, options);
-  const { plan, budget, admission } = prepared;
+  const { budget, admission } = prepared;
   let result: Awaited<ReturnType<typeof callWithRepair<ModelResponse>>>;
   try {
-    result = await callWithRepair(prepared, (modelRequest) =>
-      callAttempts(plan, budget, modelRequest, callDepsOf(deps)),
+    result = await callWithRepair(prepared, (modelRequest, attemptPlan) =>
+      callAttempts(attemptPlan, budget, modelRequest, callDepsOf(deps)),
     );
   } finally {
     // What the attempts were billed (the loop records failures at their billed or worst-case cost).
@@ -40,7 +41,7 @@ export async function runReason(
   }
   const answer = answerOf(
     prepared,
-    result.value,
+    withWarnings(result.value, result.warnings),
     result.attempt,
     result.attempts,
     deps.now() - deps.startedAt,

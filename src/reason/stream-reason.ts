@@ -4,7 +4,7 @@ import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
-import type { PlannedAttempt } from '../policy/plan-types';
+import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import { errorEvent } from '../streaming/error-event';
@@ -17,6 +17,7 @@ import { callWithRepair } from './check-output';
 import type { PreparedReason, ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
 import { StreamAssembler } from './stream-assembler';
+import { withWarnings } from './with-warnings';
 
 export interface StreamReasonOptions {
   requestId: string;
@@ -71,7 +72,7 @@ async function produce(
       model: { provider, model, region },
     });
   };
-  const attemptFn = (modelRequest: ModelRequest) => async (input: AttemptInput) => {
+  const attemptFn = (modelRequest: ModelRequest, attemptPlan: Plan) => async (input: AttemptInput) => {
     const assembler = new StreamAssembler({
       request,
       tainted: prepared.prompt.tainted,
@@ -83,23 +84,25 @@ async function produce(
       },
     });
     current = { input, assembler };
-    return streamAttempt(prepared, deps, options, modelRequest, input, assembler);
+    return streamAttempt(prepared, attemptPlan, deps, options, modelRequest, input, assembler);
   };
-  const loop = (modelRequest: ModelRequest) =>
-    runAttempts(plan, budget, attemptFn(modelRequest), {
+  const loop = (modelRequest: ModelRequest, attemptPlan: Plan) =>
+    runAttempts(attemptPlan, budget, attemptFn(modelRequest, attemptPlan), {
       ...callDepsOf(deps),
+      stream: true,
       committed: () => emitted || options.signal.aborted,
     });
   const latency = () => deps.now() - deps.startedAt;
   try {
     const result = await callWithRepair<Streamed>(prepared, loop);
     sealed = true;
-    const answer = answerOf(prepared, result.value, result.attempt, result.attempts, latency(), result.json);
+    const value = withWarnings(result.value, result.warnings);
+    const answer = answerOf(prepared, value, result.attempt, result.attempts, latency(), result.json);
     created(result.attempt);
     // JSON is sent once it validated, as one delta whose text parses to exactly `output.value`.
     if (answer.output.format === 'json' && answer.output.value !== null)
       queue.push({ type: 'response.output_text.delta', delta: JSON.stringify(answer.output.value) });
-    await finishWith(answer, result.value.cancelled, prepared, deps, queue, options);
+    await finishWith(answer, value.cancelled, prepared, deps, queue, options);
   } catch (error) {
     sealed = true;
     const now = deps.now();
@@ -152,6 +155,7 @@ function isTimeout(error: unknown): boolean {
 /** One streamed attempt: the adapter's stream through the assembler, stopped early by the budget. */
 async function streamAttempt(
   prepared: PreparedReason,
+  plan: Plan,
   deps: ReasonDeps,
   options: StreamReasonOptions,
   modelRequest: ModelRequest,
@@ -160,7 +164,7 @@ async function streamAttempt(
 ): Promise<AttemptResult<Streamed>> {
   const { attempt, maxTokens } = input;
   const adapter = adapterFor(attempt);
-  const needs = prepared.plan.needs;
+  const needs = plan.needs;
   const naturalCap = Math.min(
     needs.maxOutputTokens ?? Number.POSITIVE_INFINITY,
     attempt.entry.maxOutputTokens,
@@ -174,12 +178,7 @@ async function streamAttempt(
   // A stall before content fails over in time; after it, it ends the stream with a timeout error.
   const parts = adapter.stream(
     attemptRequest(modelRequest, input),
-    callOptionsOf(
-      input,
-      callDepsOf(deps),
-      true,
-      AbortSignal.any([input.signal, options.signal, upstream.signal]),
-    ),
+    callOptionsOf(input, callDepsOf(deps), AbortSignal.any([input.signal, options.signal, upstream.signal])),
   );
   for await (const part of parts) {
     if (part.type === 'finish') {
@@ -188,11 +187,19 @@ async function streamAttempt(
       return { value, usage: value.usage, costUsd: costOf(value.usage, attempt.entry), ttftMs };
     }
     ttftMs ??= deps.now() - began;
-    if (budgetBound && assembler.outputTokens(part.delta) > maxTokens) {
-      // The provider did not stop at max_tokens: Valve stops it before the delta the money cannot pay for.
+    if (assembler.outputTokens(part.delta) > maxTokens) {
+      // The provider did not stop at max_tokens: Valve stops reading before the delta the attempt's
+      // worst case does not cover, counts what was written, and says so (model.over_budget).
       upstream.abort();
-      const value: Streamed = { ...assembler.partial('length', needs.inputTokens), cancelled: 'budget' };
-      return { value, usage: value.usage, costUsd: costOf(value.usage, attempt.entry), ttftMs };
+      const value: Streamed = assembler.partial('length', needs.inputTokens);
+      if (budgetBound) value.cancelled = 'budget';
+      return {
+        value,
+        usage: value.usage,
+        costUsd: costOf(value.usage, attempt.entry),
+        ttftMs,
+        cutAtCap: true,
+      };
     }
     assembler.add(part.delta);
   }

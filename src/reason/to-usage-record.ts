@@ -29,7 +29,8 @@ export function usageOfResponse(
     input_tokens: response.usage.inputTokens,
     output_tokens: response.usage.outputTokens,
     latency_ms: response.latencyMs,
-    outcome: 'ok',
+    // An answer whose provider ignored max_tokens or billed past the worst case is recorded as such.
+    outcome: response.warnings.some((w) => w.code === 'model.over_budget') ? 'model.over_budget' : 'ok',
     fallbacks: fallbacksOf(response.decision.attempts),
     stream,
     cost_usd: response.costUsd,

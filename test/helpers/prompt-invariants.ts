@@ -4,6 +4,7 @@ import type {
   PromptMode,
   ReasonRequest,
 } from '../../src/contracts/reason-request';
+import type { Message } from '../../src/model/message';
 import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
@@ -13,9 +14,10 @@ import { normalizeContent } from '../../src/prompt/normalize-content';
 import { normalizeText } from '../../src/prompt/normalize-text';
 import { parseRegions } from '../../src/prompt/parse-regions';
 import type { RenderedPrompt, RenderOptions } from '../../src/prompt/render-prompt';
+import type { RepairFinding } from '../../src/prompt/render-repair';
 import { truncateText } from '../../src/prompt/truncate-text';
 
-// The invariant checker of trust.md (1–4, 6–11, 14) over the final wire body of every adapter. It
+// The invariant checker of trust.md (1–4, 6–11, 14, and 15 for the JSON repair request) over the final wire body of every adapter. It
 // reports failures instead of throwing, so the mutation test can assert that it does report them.
 
 export type Renderer = (request: ReasonRequest, options: RenderOptions) => RenderedPrompt;
@@ -306,6 +308,56 @@ export function checkRendering(
       failures.push({ invariant: 10, message: `${adapter.kind}: wire bodies differ` });
     }
     failures.push(...checkWire(c, prompt, wire, adapter.kind));
+  }
+  return failures;
+}
+
+/** A marker only the model's own output carries in the repair case: a key name of its invalid answer. */
+export const modelOutputMarker = 'MDLOUT-5e1b';
+
+/**
+ * Invariant 15: no byte of model output or untrusted input in any system/developer part, repair
+ * included. The case's model "answers" invalid JSON that copies the sentinel into a key name next to
+ * a marker of its own and a tool-call argument; the validator's findings quote that key. The repair
+ * request built from it must keep all of them out of every adapter's system parts, keep the sentinel
+ * out of assistant turns, and carry the answer byte for byte inside an untrusted region.
+ */
+export function checkRepair(
+  render: Renderer,
+  c: RenderCase,
+  adapters: readonly ModelAdapter[],
+  repair: (prompt: RenderedPrompt, answer: string, findings: RepairFinding[]) => { messages: Message[] },
+): Failure[] {
+  const failures: Failure[] = [];
+  const prompt = render(c.request, c.options);
+  const argumentSentinel = argumentSentinelOf(c.sentinel);
+  const key = `${c.sentinel} ${modelOutputMarker}`;
+  const answer = JSON.stringify({ [key]: argumentSentinel });
+  const findings: RepairFinding[] = [
+    { path: `/${key}`, keyword: 'additionalProperties', message: `Property "${key}" is not allowed.` },
+  ];
+  const repaired = repair(prompt, answer, findings);
+  const mark = datamarkChar(c.options.nonce);
+  const expectedAnswer = normalizeText(answer, c.options.mode === 'tags+datamark' ? mark : undefined).text;
+  for (const adapter of adapters) {
+    if (!adapter.toWireBody) continue;
+    const wire = JSON.parse(JSON.stringify(adapter.toWireBody(repaired, testCallOptions)));
+    const fail = (message: string) =>
+      failures.push({ invariant: 15, message: `${adapter.kind}: ${message}` });
+    let carried = false;
+    for (const { text, authority, system } of wireStrings(wire)) {
+      if (system && text.includes(c.sentinel)) fail('the untrusted sentinel is in a system part');
+      if (system && text.includes(modelOutputMarker)) fail('model output is in a system part');
+      if (system && text.includes(argumentSentinel))
+        fail('a value of the model’s answer is in a system part');
+      if (authority && text.includes(c.sentinel)) fail('the sentinel is in an assistant turn');
+      for (const region of parseRegions(text, c.options.nonce).regions) {
+        if (region.attributes.id !== 'repair-answer') continue;
+        if (region.attributes.trust !== 'untrusted') fail('the answer’s region is not untrusted');
+        if (decodeRegionBody(region.body, c.options.mode, mark) === expectedAnswer) carried = true;
+      }
+    }
+    if (!carried) fail('the repair request does not carry the answer in an untrusted region');
   }
   return failures;
 }

@@ -4,10 +4,11 @@ import type { ModelAdapter } from '../../src/model/model-adapter';
 import { promptInputs } from '../../src/prompt/draw-nonce';
 import { renderPrompt } from '../../src/prompt/render-prompt';
 import { adapters } from '../../src/providers/registry';
+import { repairRequest } from '../../src/reason/check-output';
 import { renderCase } from '../helpers/prompt-arbitraries';
-import { checkRendering, type RenderCase, withSentinel } from '../helpers/prompt-invariants';
+import { checkRendering, checkRepair, type RenderCase, withSentinel } from '../helpers/prompt-invariants';
 
-// trust.md invariants 1–4, 6–11 and 14 as properties over every adapter in the registry's wire body.
+// trust.md invariants 1–4, 6–11, 14 and 15 (the repair request) as properties over every adapter in the registry's wire body.
 // Invariants 5, 12 and 13 need no wire body and have their own files.
 
 const registered = Object.values(adapters).filter((a): a is ModelAdapter => a !== undefined);
@@ -39,6 +40,29 @@ describe('prompt invariants (trust.md), on every registered adapter', () => {
   it('has at least one adapter, and every adapter exposes its wire body', () => {
     expect(registered.length).toBeGreaterThan(0);
     for (const adapter of registered) expect(typeof adapter.toWireBody, adapter.kind).toBe('function');
+  });
+
+  it('15. keeps every byte of model output and untrusted input out of system parts, the JSON repair request included', () => {
+    fc.assert(
+      fc.property(renderCase, (c) => {
+        fc.pre(!promptInputs(c.request).includes(c.options.nonce));
+        const sentinelled = { ...c, request: withSentinel(c.request, c.sentinel) };
+        const failures = checkRepair(renderPrompt, sentinelled, registered, (prompt, answer, findings) =>
+          repairRequest(
+            { messages: prompt.messages },
+            prompt,
+            {
+              message: { role: 'assistant', content: [{ type: 'text', text: answer }] },
+              usage: { input_tokens: 0, output_tokens: 0 },
+              finish_reason: 'stop',
+            },
+            findings,
+          ),
+        );
+        expect(failures).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   for (const [invariant, sentence] of invariants) {

@@ -146,3 +146,54 @@ describe('runAttempts follows the error table', () => {
     expect(silent.trace[0]).not.toHaveProperty('usage.inputTokens');
   });
 });
+
+describe('runAttempts moves shared health only for the model’s own faults', () => {
+  async function observed(policy: { maxLatencyMs?: number }, status?: number) {
+    const plan = planRequest({
+      policy,
+      needs,
+      catalog,
+      notConfigured: () => undefined,
+      left: { costUsd: Number.POSITIVE_INFINITY, timeMs: policy.maxLatencyMs ?? Number.POSITIVE_INFINITY },
+    });
+    const observations: { model: string; ok: boolean }[] = [];
+    const idle: (number | undefined)[] = [];
+    await runAttempts(
+      plan,
+      createBudget(policy, 0),
+      async (input) => {
+        idle.push(input.idleTimeoutMs);
+        if (input.attempt.model === 'a')
+          throw modelFailure({ kind: 'timeout', message: 'silent', dispatch: 'sent', status });
+        return { value: input.attempt.model, usage: { input_tokens: 10, output_tokens: 5 }, costUsd: 0.001 };
+      },
+      {
+        now: () => 0,
+        sleep: async () => undefined,
+        random: () => 0.5,
+        observe: (o) => observations.push({ model: o.model, ok: o.ok }),
+      },
+    );
+    expect(idle[0]).toBeDefined();
+    return observations;
+  }
+
+  it('counts a silence past the stall limit (time to spare, a fallback planned) against the model', async () => {
+    expect(await observed({})).toEqual([
+      { model: 'a', ok: false },
+      { model: 'b', ok: true },
+    ]);
+  });
+
+  it('does not count a timeout that the caller’s tight deadline set', async () => {
+    // 700 ms left: the idle limit is the room the fallback needs, less than the stall limit proper.
+    expect(await observed({ maxLatencyMs: 700 })).toEqual([{ model: 'b', ok: true }]);
+  });
+
+  it('counts a timeout the provider answered itself (504) against the model, whatever the deadline', async () => {
+    expect(await observed({ maxLatencyMs: 700 }, 504)).toEqual([
+      { model: 'a', ok: false },
+      { model: 'b', ok: true },
+    ]);
+  });
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
+import { decodeRegionBody } from '../../src/prompt/encode-region-body';
+import { parseRegions } from '../../src/prompt/parse-regions';
 import { checkAgainstSchema } from '../../src/reason/check-json';
 import { repairRequest } from '../../src/reason/check-output';
 import { checkToolCall } from '../../src/reason/check-tool-call';
@@ -69,19 +71,29 @@ describe('output.format json', () => {
     });
   });
 
-  it('gives the errors to the model as a system message from Valve after its own answer', () => {
+  it('gives its answer and the errors to the model as data regions of the final user turn, never a system part', () => {
+    const nonce = 'a'.repeat(32);
     const repaired = repairRequest(
       { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] },
+      { nonce, mode: 'tags' },
       {
-        message: { role: 'assistant', content: [{ type: 'json', value: [1] }] },
+        message: { role: 'assistant', content: [{ type: 'json', value: ['<b>'] }] },
         usage: { input_tokens: 1, output_tokens: 1 },
         finish_reason: 'stop',
       },
       [{ path: '#', keyword: 'type', message: 'Instance type "array" is invalid. Expected "object".' }],
     );
-    expect(repaired.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'system']);
-    expect(repaired.messages[1]?.content).toEqual([{ type: 'text', text: '[1]' }]);
-    expect(JSON.stringify(repaired.messages[2])).toContain('Expected \\"object\\"');
+    expect(repaired.messages.map((m) => m.role)).toEqual(['user']);
+    const feedback = repaired.messages[0]?.content[1];
+    const text = feedback?.type === 'text' ? feedback.text : '';
+    const regions = parseRegions(text, nonce);
+    expect(regions.errors).toEqual([]);
+    expect(regions.regions.map((r) => [r.attributes.id, r.attributes.trust])).toEqual([
+      ['repair-answer', 'untrusted'],
+      ['repair-findings', 'untrusted'],
+    ]);
+    expect(decodeRegionBody(regions.regions[0]?.body ?? '', 'tags', '')).toBe('["<b>"]');
+    expect(decodeRegionBody(regions.regions[1]?.body ?? '', 'tags', '')).toContain('Expected "object"');
   });
 });
 

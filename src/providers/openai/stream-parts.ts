@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ModelRequest } from '../../model/model-request';
-import type { StreamPart, Usage } from '../../model/model-response';
+import type { ModelWarning, StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
@@ -23,8 +23,11 @@ function parseData(event: EventSourceMessage, context: CallContext): unknown {
 /**
  * Chat Completions SSE chunks as neutral stream parts. The finish is held until `data: [DONE]`, the
  * stream's terminator, so that the usage chunk (sent after the finish reason when
- * `stream_options.include_usage` is set) is reported and a stream cut before `[DONE]` is never
- * mistaken for a whole answer. In-band `{ "error": … }` chunks are classified like HTTP errors.
+ * `stream_options.include_usage` is set) is reported. Completeness is the finish reason, not the
+ * terminator: many OpenAI-compatible servers never send `[DONE]`, so a stream that ends after a
+ * finish reason is a whole answer (with a `model.stream_unterminated` warning), and one that ends
+ * without a finish reason is truncated (guardStream reports it). In-band `{ "error": … }` chunks are
+ * classified like HTTP errors.
  */
 export async function* openaiStreamParts(
   events: AsyncIterable<EventSourceMessage>,
@@ -38,17 +41,27 @@ export async function* openaiStreamParts(
   let raw: string | undefined;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let refusal = '';
+  const finish = (terminated: boolean): StreamPart => {
+    const warnings: ModelWarning[] = [];
+    // As in the JSON answer: a refusal is the answer's text, and a `model.refusal` warning.
+    if (refusal !== '') warnings.push({ code: 'model.refusal', message: refusal });
+    if (!terminated)
+      warnings.push({
+        code: 'model.stream_unterminated',
+        message: `The ${context.provider} stream ended after its finish reason without data: [DONE].`,
+      });
+    return {
+      type: 'finish',
+      finish_reason: jsonCalls.size > 0 && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
+      raw_finish_reason: raw,
+      usage,
+      model,
+      ...(warnings.length > 0 && { warnings }),
+    };
+  };
   for await (const event of events) {
     if (event.data.trim() === '[DONE]') {
-      yield {
-        type: 'finish',
-        finish_reason: jsonCalls.size > 0 && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
-        raw_finish_reason: raw,
-        usage,
-        model,
-        // As in the JSON answer: a refusal is the answer's text, and a `model.refusal` warning.
-        ...(refusal !== '' && { warnings: [{ code: 'model.refusal', message: refusal }] }),
-      };
+      yield finish(true);
       return;
     }
     const json = parseData(event, context);
@@ -116,4 +129,5 @@ export async function* openaiStreamParts(
       if (choice.finish_reason) raw = choice.finish_reason;
     }
   }
+  if (raw !== undefined) yield finish(false);
 }

@@ -5,6 +5,7 @@ import type { ContentBlock, Message } from '../../model/message';
 import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
 import type { ModelRequest, ToolSpec } from '../../model/model-request';
 import type { ModelResponse, StreamPart } from '../../model/model-response';
+import { repairHeading } from '../../prompt/render-repair';
 import { abortableSleep } from '../abortable-sleep';
 import { modelFailure } from '../model-error';
 import { sampleValue } from './sample-value';
@@ -72,10 +73,10 @@ function cutAtStop(text: string, stop: string[] | undefined): string {
   return text.slice(0, end);
 }
 
-/** Whether Valve's repair feedback (a system message after the model's own answer) is in the request. */
+/** Whether Valve's repair feedback (prompt/render-repair, in the final user turn) is in the request. */
 function hasRepairFeedback(request: ModelRequest): boolean {
   const last = request.messages.at(-1);
-  return last?.role === 'system' && request.messages.at(-2)?.role === 'assistant';
+  return last?.role === 'user' && textOf(last).includes(repairHeading);
 }
 
 function answer(request: ModelRequest, model: string, script?: SimScript): ModelResponse {

@@ -132,8 +132,13 @@ describe.each(kinds)('%s stream() over a real socket', (_kind, adapter, sse, who
     expect(result.error).toMatchObject({ kind: 'invalid_response', dispatch: 'streaming' });
   });
 
-  it('reports a stream without its terminator as invalid_response', async () => {
-    const cut = sse.startsWith('gemini') ? frames.slice(0, 2) : frames.slice(0, -1);
+  it('reports a stream that ends without a finish reason as invalid_response', async () => {
+    // openai/text.sse.json: frames 1–4 the text, 5 the finish reason, 6 usage, 7 [DONE].
+    const cut = sse.startsWith('gemini')
+      ? frames.slice(0, 2)
+      : sse.startsWith('openai')
+        ? frames.slice(0, 5)
+        : frames.slice(0, -1);
     const result = await run(adapter, { type: 'sse', frames: cut });
     expect(result.finished).toBe(false);
     expect(result.error).toMatchObject({

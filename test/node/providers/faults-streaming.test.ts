@@ -342,9 +342,9 @@ describe('faults after content was streamed', () => {
     expect(arrivalsOn(harness, lane.primary)).toBe(1);
   });
 
-  it('a stream without its terminator: response.error (invalid_response), never completed', async () => {
+  it('a stream that ends without a finish reason: response.error (invalid_response), never completed', async () => {
     const lane = lanes.unterminated;
-    scriptLane(harness, lane, [{ type: 'sse', frames: primaryFrames.slice(0, -1) }], backupStreamed);
+    scriptLane(harness, lane, [{ type: 'sse', frames: primaryFrames.slice(0, 5) }], backupStreamed);
     const result = await reasonStream(lane);
     expectStreamFailed(result, 'model.invalid_response', true);
     expectNotSpliced(result, lane);

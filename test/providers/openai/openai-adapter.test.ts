@@ -269,11 +269,24 @@ describe('openai adapter: failures', () => {
     expect(error).toMatchObject({ kind: 'server', dispatch: 'streaming', emitted_deltas: true });
   });
 
-  it('never finishes a stream that ends without [DONE]', async () => {
-    const { fetch } = fakeFetch(() => sseResponse(sseFrames(textSse).slice(0, -1)));
+  it('never finishes a stream that ends without a finish reason', async () => {
+    // Frames 1–4 the text, 5 the finish reason, 6 usage, 7 [DONE].
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(textSse).slice(0, 5)));
     const { parts, error } = await drain(openaiAdapter.stream(trustRequest, callOptions(fetch)));
     expect(parts.some((part) => part.type === 'finish')).toBe(false);
     expect(error).toMatchObject({ kind: 'invalid_response', dispatch: 'streaming', emitted_deltas: true });
+  });
+
+  it('finishes a stream that has its finish reason and usage but no [DONE], with a warning', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(textSse).slice(0, -1)));
+    const { parts, error } = await drain(openaiAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    const finish = parts.find((part) => part.type === 'finish');
+    expect(finish).toMatchObject({
+      finish_reason: 'stop',
+      warnings: [{ code: 'model.stream_unterminated' }],
+    });
+    expect(finish?.type === 'finish' && finish.usage.output_tokens).toBeGreaterThan(0);
   });
 
   it('reports a stream cut mid-answer as network with emitted_deltas', async () => {
