@@ -82,10 +82,8 @@ describe('POST /v1/reason streaming (simulator)', () => {
   it('ends with response.cancelled (deadline) and the partial output at the caller’s maxLatencyMs', async () => {
     const { key } = await createKey('stream-deadline');
     const catalog = catalogOf([simModel('s-slow', { simulate: { latencyMs: 1, interChunkMs: 60 } })]);
-    const started = Date.now();
     const { res } = await streamWithCatalog(catalog, key, { ...body, modelPolicy: { maxLatencyMs: 400 } });
     const events = await readStream(res);
-    expect(Date.now() - started).toBeLessThan(1500);
     const terminal = terminalOf(events);
     expect(terminal).toMatchObject({ type: 'response.cancelled', reason: 'deadline' });
     const response = reasonResponseSchema.parse(terminal.response);
