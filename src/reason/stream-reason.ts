@@ -107,22 +107,28 @@ async function produce(
     sealed = true;
     const now = deps.now();
     const deadline = request.modelPolicy?.maxLatencyMs !== undefined && budgetLeft(budget, now).timeMs <= 1;
+    let failure = error;
     if (emitted && current && deadline && !options.signal.aborted && isTimeout(error)) {
       current.assembler.abortOpen('response.cancelled', 'Generation stopped at the caller’s maxLatencyMs.');
       const trace = error instanceof AttemptsFailedError ? error.attempts : [];
       const partial = current.assembler.partial('other', plan.needs.inputTokens);
       const answer = answerOf(prepared, partial, current.input.attempt, trace, latency());
-      await finishWith(answer, 'deadline', prepared, deps, queue, options);
-    } else {
-      current?.assembler.abortOpen('response.error', 'The response failed before this call completed.');
-      queue.push(
-        errorEvent(error, options.requestId, emitted, {
-          inputTokens: emitted ? plan.needs.inputTokens : 0,
-          outputTokens: current?.assembler.outputTokens() ?? 0,
-        }),
-      );
-      options.onEnd?.({ error });
+      try {
+        await finishWith(answer, 'deadline', prepared, deps, queue, options);
+        return;
+      } catch (receiptError) {
+        // The cancelled answer could not be signed: the stream still ends, with an error event.
+        failure = receiptError;
+      }
     }
+    current?.assembler.abortOpen('response.error', 'The response failed before this call completed.');
+    queue.push(
+      errorEvent(failure, options.requestId, emitted, {
+        inputTokens: emitted ? plan.needs.inputTokens : 0,
+        outputTokens: current?.assembler.outputTokens() ?? 0,
+      }),
+    );
+    options.onEnd?.({ error: failure });
   } finally {
     await admission?.settle(budget.spentUsd);
   }

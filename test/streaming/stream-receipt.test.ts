@@ -82,4 +82,27 @@ describe('the receipt of a stream', () => {
     expect(terminal).toMatchObject({ type: 'response.error', emittedDeltas: true });
     expect(issued).toEqual([]);
   });
+
+  it('ends a deadline-cancelled stream with response.error when its receipt cannot be issued', async () => {
+    const catalog = catalogOf([simModel('r-slow', { simulate: { latencyMs: 1, interChunkMs: 60 } })]);
+    const deps: ReasonDeps = {
+      ...depsOf(catalog, []),
+      issueReceipt: () => Promise.reject(new Error('the log is unreachable')),
+    };
+    const prepared = await prepareReason(
+      { task: 't', instructions: 'i', modelPolicy: { maxLatencyMs: 300 } },
+      deps,
+    );
+    const ends: unknown[] = [];
+    const events: StreamEvent[] = [];
+    for await (const event of streamReason(prepared, deps, {
+      requestId: 'r',
+      signal: new AbortController().signal,
+      onEnd: (end) => ends.push(end),
+    }))
+      events.push(event);
+    expect(events.some((e) => e.type === 'response.output_text.delta')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'response.error', emittedDeltas: true });
+    expect(ends).toHaveLength(1);
+  });
 });
