@@ -11,7 +11,7 @@ import { startServer } from './processes.js';
 export const peerPackage = '@portkey-ai/gateway';
 
 /** @returns {Promise<number>} a port free on 127.0.0.1 a moment ago */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

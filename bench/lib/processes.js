@@ -127,3 +127,35 @@ export function peakMemory(pid) {
   }
   return peaks;
 }
+
+/**
+ * The pids of a process's descendants named `name` (e.g. the workerd that Miniflare starts).
+ * @param {number} pid
+ * @param {string} name
+ * @returns {number[]}
+ */
+export function descendantsNamed(pid, name) {
+  return peakMemory(pid)
+    .filter((p) => p.pid !== pid && p.name === name)
+    .map((p) => p.pid);
+}
+
+// Clock ticks per second of /proc/<pid>/stat's utime and stime: USER_HZ, 100 on Linux.
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) a process has used so far, in seconds; 10 ms resolution. Read before and
+ * after a run, the difference is the server's own CPU for that run however busy the machine is.
+ * @param {number} pid
+ * @returns {number | null} null when /proc is not readable (not Linux, or the process is gone)
+ */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}

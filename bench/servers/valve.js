@@ -6,13 +6,15 @@
 // process: this Node process only supervises; workerd, its child, serves every request.
 //
 // Usage: node bench/servers/valve.js --bundle=<dir with index.js> --upstream=<url> [--inspector-port=N]
-// Prints one line `{"url", "key", "supervisorPid"}` once the worker answers and an API key exists.
+// Prints one line `{"url", "key", "cappedKey", "supervisorPid"}` once the worker answers and the API
+// keys exist: `key` for tenant `bench` (no cap), `cappedKey` for `bench-capped` (a monthly cap).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler';
+import { benchCatalog } from '../lib/catalog.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -34,25 +36,6 @@ function pkcs8Ed25519() {
   const { privateKey } = generateKeyPairSync('ed25519');
   return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
 }
-
-/** The bench's catalog: one OpenAI-kind provider pointed at the fake upstream. */
-const catalog = {
-  providers: [{ id: 'bench', kind: 'openai', baseUrl: `${upstream}/v1`, apiKeyEnv: 'OPENAI_API_KEY' }],
-  models: [
-    {
-      provider: 'bench',
-      model: 'gpt-bench',
-      regions: ['eu'],
-      priceUsdPerMTok: { input: 1, output: 2 },
-      quality: 90,
-      latency: { ttftMsP50: 50, ttftMsP90: 100, outputTokensPerSec: 5000 },
-      contextTokens: 32_000,
-      maxOutputTokens: 4096,
-      capabilities: { tools: true, json: 'native', reasoning: false, base64Data: false },
-      maxPrivacy: 'confidential',
-    },
-  ],
-};
 
 const persist = mkdtempSync(join(tmpdir(), 'valve-bench-state-'));
 const adminToken = randomBytes(16).toString('hex');
@@ -76,7 +59,7 @@ const mf = new Miniflare({
     LOG_SIGNING_KEY: pkcs8Ed25519(),
     REPLAY_KEY: randomBytes(32).toString('base64'),
     OPENAI_API_KEY: 'bench-key',
-    VALVE_CATALOG: JSON.stringify(catalog),
+    VALVE_CATALOG: JSON.stringify(benchCatalog(upstream)),
   },
 });
 
@@ -99,19 +82,28 @@ try {
       await db.prepare(query).run();
     }
   }
-  const res = await fetch(`${url}/v1/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    // The bench offers far more than the default 600 requests a minute; the limiter still runs.
-    body: JSON.stringify({
-      tenant: 'bench',
-      scopes: ['reason', 'receipts:read'],
-      rateLimitPerMinute: 1_000_000,
-    }),
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  /** @param {string} tenant */
+  const createKey = async (tenant) => {
+    const res = await fetch(`${url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: admin,
+      // The bench offers far more than the default 600 requests a minute; the limiter still runs.
+      body: JSON.stringify({ tenant, scopes: ['reason', 'receipts:read'], rateLimitPerMinute: 1_000_000 }),
+    });
+    if (res.status !== 201) throw new Error(`creating an API key failed: ${res.status} ${await res.text()}`);
+    return /** @type {{ key: string }} */ (await res.json()).key;
+  };
+  const key = await createKey('bench');
+  // A tenant with a monthly cap far above what the bench spends: every request reserves and settles.
+  const cappedKey = await createKey('bench-capped');
+  const cap = await fetch(`${url}/v1/admin/tenants/bench-capped/budget`, {
+    method: 'PUT',
+    headers: admin,
+    body: JSON.stringify({ monthlyCapUsd: 1_000_000 }),
   });
-  if (res.status !== 201) throw new Error(`creating an API key failed: ${res.status} ${await res.text()}`);
-  const { key } = /** @type {{ key: string }} */ (await res.json());
-  process.stdout.write(`${JSON.stringify({ url, key, supervisorPid: process.pid })}\n`);
+  if (cap.status !== 200) throw new Error(`setting the budget failed: ${cap.status} ${await cap.text()}`);
+  process.stdout.write(`${JSON.stringify({ url, key, cappedKey, supervisorPid: process.pid })}\n`);
 } catch (error) {
   console.error(`valve: ${error instanceof Error ? error.stack : String(error)}`);
   await stop();

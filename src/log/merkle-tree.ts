@@ -41,7 +41,9 @@ const MEMO_LIMIT = 4096;
 
 export class MerkleTree {
   private treeSize: number;
-  private readonly memo = new Map<string, Uint8Array>();
+  /** Right-edge range hashes, by the range's end, then its start: numbers, no key string per lookup. */
+  private memo = new Map<number, Map<number, Uint8Array>>();
+  private memoized = 0;
 
   /** A tree over `store`, which already holds every node of the first `size` leaves. */
   constructor(
@@ -144,13 +146,22 @@ export class MerkleTree {
     const width = end - start;
     const k = splitPoint(width + 1);
     if (k === width && start % width === 0) return this.node(Math.log2(width), start / width);
-    const key = `${start}:${end}`;
-    const memoized = this.memo.get(key);
+    const memoized = this.memo.get(end)?.get(start);
     if (memoized !== undefined) return memoized;
     const split = splitPoint(width);
     const hash: Bytes = nodeHash(this.rangeHash(start, start + split), this.rangeHash(start + split, end));
-    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-    this.memo.set(key, hash);
+    if (this.memoized >= MEMO_LIMIT) {
+      this.memo = new Map();
+      this.memoized = 0;
+    }
+    // Looked up again: the recursion above may have added this end's map.
+    let ranges = this.memo.get(end);
+    if (ranges === undefined) {
+      ranges = new Map();
+      this.memo.set(end, ranges);
+    }
+    ranges.set(start, hash);
+    this.memoized++;
     return hash;
   }
 }

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
-import { encodeBase64 } from '../encoding/base64';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
+import { hashBase64 } from './hash-base64';
+import { originOfObject } from './log-shards';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
 import { createNoteSigner, type NoteSigner } from './signed-note';
@@ -31,7 +32,8 @@ export function logOriginOf(env: { LOG_ORIGIN?: string }): string {
 }
 
 /**
- * One shard of the append-only log (RFC 6962 tree, C2SP checkpoints), named by its origin. Appends
+ * One shard of the append-only log (RFC 6962 tree, C2SP checkpoints), named by its origin (the object's
+ * name, see log-shards.ts). Appends
  * that arrive while a batch is being signed wait for the next batch, which is written with its
  * checkpoint in one transaction; then each waiter gets its index and inclusion proof. One MerkleTree
  * lives in memory over the SQLite node table.
@@ -47,7 +49,7 @@ export class ReceiptLog extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.origin = logOriginOf(env);
+    this.origin = originOfObject(ctx.id.name, logOriginOf(env));
     this.store = new SqlNodeStore(ctx.storage.sql);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS log_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL)',
@@ -85,12 +87,12 @@ export class ReceiptLog extends DurableObject<Env> {
 
   inclusion(index: number, size: number): LogProofHashes | null {
     if (!this.inRange(size) || !Number.isSafeInteger(index) || index < 0 || index >= size) return null;
-    return { hashes: this.tree.inclusionProof(index, size).map(encodeBase64) };
+    return { hashes: this.tree.inclusionProof(index, size).map(hashBase64) };
   }
 
   consistency(from: number, to: number): LogProofHashes | null {
     if (!this.inRange(to) || !Number.isSafeInteger(from) || from < 1 || from > to) return null;
-    return { hashes: this.tree.consistencyProof(from, to).map(encodeBase64) };
+    return { hashes: this.tree.consistencyProof(from, to).map(hashBase64) };
   }
 
   private inRange(size: number): boolean {
@@ -150,10 +152,20 @@ export class ReceiptLog extends DurableObject<Env> {
         );
       });
       this.latest = { size: checkpoint.size, note };
+      // The batch's proofs share most of their hashes (the same node objects), so each is encoded once.
+      const encoded = new Map<Uint8Array, string>();
+      const encode = (hash: Uint8Array) => {
+        let text = encoded.get(hash);
+        if (text === undefined) {
+          text = hashBase64(hash);
+          encoded.set(hash, text);
+        }
+        return text;
+      };
       batch.forEach((waiter, i) => {
         const index = indices[i] as number;
         const path = this.tree.inclusionProof(index, checkpoint.size);
-        waiter.resolve({ index, proof: formatTlogProof({ index, path, checkpoint: note }) });
+        waiter.resolve({ index, proof: formatTlogProof({ index, path, checkpoint: note }, encode) });
       });
     } catch (error) {
       this.store.rollback();

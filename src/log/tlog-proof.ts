@@ -23,10 +23,19 @@ export interface TlogProof {
   extra?: Uint8Array;
 }
 
-export function formatTlogProof(proof: TlogProof): string {
+/**
+ * `encode` turns a path hash into its base64 line; the log passes a memoized one, since the proofs of
+ * one batch share most of their hashes.
+ */
+export function formatTlogProof(
+  proof: TlogProof,
+  encode: (hash: Uint8Array) => string = encodeBase64,
+): string {
   const lines = [TLOG_PROOF_HEADER];
   if (proof.extra !== undefined) lines.push(`extra ${encodeBase64(proof.extra)}`);
-  lines.push(`index ${proof.index}`, ...proof.path.map(encodeBase64), '');
+  lines.push(`index ${proof.index}`);
+  for (const hash of proof.path) lines.push(encode(hash));
+  lines.push('');
   return `${lines.join('\n')}\n${proof.checkpoint}`;
 }
 

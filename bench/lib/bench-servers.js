@@ -1,0 +1,97 @@
+// The bench's servers, each its own process, started together: the fake upstream, Valve's deploy
+// bundle (bench/servers/valve.js), Portkey (bench/lib/peer.js) and `npm start` (bench/servers/npm-start.js).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startNpmStart } from '../servers/npm-start.js';
+import { benchCatalog } from './catalog.js';
+import { installPeer, startPeer } from './peer.js';
+import { startServer } from './processes.js';
+
+/** The production bundle, exactly what `wrangler deploy` uploads. */
+export function buildBundle(/** @type {string} */ root, /** @type {string} */ outdir) {
+  const build = spawnSync(
+    join(root, 'node_modules', '.bin', 'wrangler'),
+    ['deploy', '--dry-run', '--outdir', outdir],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1' },
+      timeout: 180_000,
+    },
+  );
+  if (build.status !== 0) throw new Error(`wrangler deploy --dry-run failed: ${build.stderr.slice(-2000)}`);
+}
+
+/**
+ * @param {{
+ *   root: string, bundle: string, upstreamLatencyMs: number, peer: boolean, peerVersion: string,
+ *   npmStart: boolean, inspectorPort: string, state: string,
+ *   cleanups: Array<() => Promise<void>>, say: (message: string) => void,
+ * }} o
+ */
+export async function startTargets(o) {
+  /** @type {{ status: string, version: string, installMs?: number, reason?: string, workaround?: string }} */
+  const peerInfo = { status: 'skipped', version: o.peerVersion };
+  const peerStart = (async () => {
+    if (!o.peer) {
+      peerInfo.reason = '--no-peer';
+      return undefined;
+    }
+    try {
+      const install = installPeer(o.peerVersion);
+      peerInfo.installMs = install.installMs;
+      const peer = await startPeer(install, join(o.root, 'bench/servers/peer-preload.js'));
+      peerInfo.status = 'ran';
+      peerInfo.workaround =
+        'fetch responses re-wrapped with mutable headers (Portkey-AI/gateway #1389, #1550), 127.0.0.1 only';
+      return peer;
+    } catch (error) {
+      peerInfo.status = 'unavailable';
+      peerInfo.reason = error instanceof Error ? error.message.slice(0, 2000) : String(error);
+      return undefined;
+    }
+  })();
+
+  const upstream = await startServer(
+    process.execPath,
+    [join(o.root, 'bench/servers/upstream.js'), `--latency-ms=${o.upstreamLatencyMs}`],
+    { timeoutMs: 10_000 },
+  );
+  o.cleanups.push(upstream.stop);
+  const upstreamUrl = String(upstream.info.url);
+
+  const valveStart = startServer(
+    process.execPath,
+    [
+      join(o.root, 'bench/servers/valve.js'),
+      `--bundle=${o.bundle}`,
+      `--upstream=${upstreamUrl}`,
+      ...(o.inspectorPort ? [`--inspector-port=${o.inspectorPort}`] : []),
+    ],
+    {
+      cwd: o.root,
+      timeoutMs: 90_000,
+      env: { ...process.env, ...(o.state === 'shm' && { TMPDIR: '/dev/shm' }) },
+    },
+  );
+  valveStart.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  /** @type {Awaited<ReturnType<typeof startNpmStart>> | undefined} */
+  let npmStart;
+  if (o.npmStart) {
+    try {
+      npmStart = await startNpmStart(o.root, benchCatalog(upstreamUrl));
+      o.cleanups.push(npmStart.stop);
+    } catch (error) {
+      o.say(`NPM START NOT MEASURED: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const peer = await peerStart;
+  if (peer) o.cleanups.push(peer.stop);
+  const valve = await valveStart;
+  o.cleanups.push(valve.stop);
+  if (!peer) o.say(`PEER NOT MEASURED: ${peerInfo.reason}`);
+  o.say(
+    `servers up: upstream ${upstreamUrl}, Valve ${valve.info.url}${npmStart ? `, npm start ${npmStart.url}` : ''}${peer ? `, peer ${peer.url}` : ''}`,
+  );
+  return { upstream, upstreamUrl, valve, peer, npmStart, peerInfo };
+}

@@ -1,0 +1,193 @@
+// The fast-path goals in one table: each with its target, what this run measured, the ratio it is
+// judged by (to the peer, to direct, or to the deploy bundle, all from the same run) and whether it
+// is met. A goal whose measurement is missing says why ("peer not measured", "not instrumented").
+import { productionEstimateMs, productionLatencyMs } from './round-trips.js';
+
+/**
+ * @typedef {{ goal: string, target: string, measured: string, ratio: string, met: boolean | null }} GoalRow
+ * @typedef {import('./load.js').LoadResult} LoadResult
+ * @typedef {{ instrumented: false, failures: number } | { instrumented: true, failures: number, samples: number, median: number, max: number, perRequest: Record<string, number> }} Trips
+ */
+
+/** @param {number | null | undefined} a @param {number | null | undefined} b */
+export const ratioOf = (a, b) =>
+  typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b) && b !== 0
+    ? Math.round((a / b) * 100) / 100
+    : null;
+/** @param {number} x */
+const r2 = (x) => Math.round(x * 100) / 100;
+/** @param {number | null} x @param {string} unit */
+const show = (x, unit) => (x === null ? '—' : `${x}${unit}`);
+
+/**
+ * @param {{
+ *   rate: number,
+ *   max: Record<string, LoadResult | undefined>,
+ *   fixed: Record<string, LoadResult | undefined>,
+ *   cpuMsPerRequest: Record<string, number | null | undefined>,
+ *   ttfbP50: Record<string, number | undefined>,
+ *   trips: { plain?: Trips, receiptId?: Trips, capped?: Trips },
+ *   logAppends: { perSecond: number | null, perCpuSecond: number | null },
+ *   facade: 'absent' | 'measured' | 'not run',
+ * }} m
+ * @returns {GoalRow[]}
+ */
+export function goalRows(m) {
+  const { max, fixed } = m;
+  const peer = max.peer;
+  const noPeer = 'peer not measured';
+  /** @type {GoalRow[]} */
+  const rows = [];
+
+  const rps = ratioOf(max.valve?.rps, peer?.rps);
+  rows.push({
+    goal: 'throughput, receipts + log + rate limit + usage on',
+    target: '≥ 2× Portkey',
+    measured: `${show(max.valve?.rps ?? null, ' req/s')} vs ${show(peer?.rps ?? null, ' req/s')}`,
+    ratio: peer ? show(rps, '×') : noPeer,
+    met: rps === null ? null : rps >= 2,
+  });
+  const p99 = ratioOf(max.valve?.latencyMs.p99, peer?.latencyMs.p99);
+  rows.push({
+    goal: 'p99 at the same load',
+    target: '< Portkey',
+    measured: `${show(max.valve?.latencyMs.p99 ?? null, ' ms')} vs ${show(peer?.latencyMs.p99 ?? null, ' ms')}`,
+    ratio: peer ? show(p99, '×') : noPeer,
+    met: p99 === null ? null : p99 < 1,
+  });
+  const capped = ratioOf(max.capped?.rps, peer?.rps);
+  rows.push({
+    goal: 'throughput, capped tenant (budget reserve + settle)',
+    target: '≥ 1× Portkey',
+    measured: `${show(max.capped?.rps ?? null, ' req/s')} vs ${show(peer?.rps ?? null, ' req/s')}`,
+    ratio: peer ? show(capped, '×') : noPeer,
+    met: capped === null ? null : capped >= 1,
+  });
+  const cpu = ratioOf(m.cpuMsPerRequest.valve, m.cpuMsPerRequest.peer);
+  rows.push({
+    goal: 'server CPU per request (workerd vs Portkey’s Node, /proc)',
+    target: '≤ Portkey',
+    measured: `${show(m.cpuMsPerRequest.valve ?? null, ' ms')} vs ${show(m.cpuMsPerRequest.peer ?? null, ' ms')}`,
+    ratio: m.cpuMsPerRequest.peer == null ? noPeer : show(cpu, '×'),
+    met: cpu === null ? null : cpu <= 1,
+  });
+  rows.push(...tripRows(m));
+  for (const [name, label] of /** @type {const} */ ([
+    ['valve', 'added latency over direct, /v1/reason'],
+    ['facade', 'added latency over direct, /openai/v1/chat/completions'],
+  ])) {
+    const over = fixed[name];
+    const direct = fixed.direct;
+    if (name === 'facade' && m.facade !== 'measured') {
+      const why = m.facade === 'absent' ? 'not present (404)' : 'not run';
+      rows.push({
+        goal: `${label}, p50 / p99`,
+        target: '< 2 ms / < 10 ms',
+        measured: why,
+        ratio: '—',
+        met: null,
+      });
+      continue;
+    }
+    const p50 = over && direct ? r2(over.latencyMs.p50 - direct.latencyMs.p50) : null;
+    const p99Added = over && direct ? r2(over.latencyMs.p99 - direct.latencyMs.p99) : null;
+    rows.push({
+      goal: `${label} at ${m.rate} req/s, p50 / p99`,
+      target: '< 2 ms / < 10 ms',
+      measured: `${show(p50, ' ms')} / ${show(p99Added, ' ms')}`,
+      ratio: `${show(ratioOf(over?.latencyMs.p50, direct?.latencyMs.p50), '×')} / ${show(ratioOf(over?.latencyMs.p99, direct?.latencyMs.p99), '×')} direct`,
+      met: p50 === null || p99Added === null ? null : p50 < 2 && p99Added < 10,
+    });
+  }
+  const ttfb =
+    m.ttfbP50.valve !== undefined && m.ttfbP50.direct !== undefined
+      ? r2(m.ttfbP50.valve - m.ttfbP50.direct)
+      : null;
+  rows.push({
+    goal: 'streaming first byte added over direct (p50)',
+    target: '< 2 ms',
+    measured: show(ttfb, ' ms'),
+    ratio: `${show(ratioOf(m.ttfbP50.valve, m.ttfbP50.direct), '×')} direct`,
+    met: ttfb === null ? null : ttfb < 2,
+  });
+  const start = ratioOf(max.npmStart?.rps, max.valve?.rps);
+  rows.push({
+    goal: '`npm start` throughput vs the deploy bundle',
+    target: 'within 10% (≥ 0.9×)',
+    // CPU per request too: on a busy machine it is the steadier of the two.
+    measured: `${show(max.npmStart?.rps ?? null, ' req/s')} vs ${show(max.valve?.rps ?? null, ' req/s')}; CPU ${show(m.cpuMsPerRequest.npmStart ?? null, ' ms')} vs ${show(m.cpuMsPerRequest.valve ?? null, ' ms')} per request`,
+    ratio: `${show(start, '×')} (CPU ${show(ratioOf(m.cpuMsPerRequest.npmStart, m.cpuMsPerRequest.valve), '×')})`,
+    met: start === null ? null : start >= 0.9,
+  });
+  const { perSecond, perCpuSecond } = m.logAppends;
+  rows.push({
+    goal: 'log appends, batched Durable Object',
+    target: '≥ 10,000/s',
+    measured: `${show(perSecond, '/s')} (${show(perCpuSecond, ' per workerd CPU-second')})`,
+    ratio: show(ratioOf(perSecond, 10_000), '× target'),
+    met: perSecond === null ? null : perSecond >= 10_000,
+  });
+  return rows;
+}
+
+/** @param {Parameters<typeof goalRows>[0]} m @returns {GoalRow[]} */
+function tripRows(m) {
+  /** @type {GoalRow[]} */
+  const rows = [];
+  const cases = /** @type {const} */ ([
+    ['plain', 'without receiptId or cap', 1],
+    ['receiptId', 'with a caller receiptId', 2],
+    ['capped', 'capped tenant', 2],
+  ]);
+  for (const [name, label, limit] of cases) {
+    const trips = m.trips[name];
+    if (!trips?.instrumented) {
+      rows.push({
+        goal: `storage round trips in series per request, ${label}`,
+        target: `≤ ${limit}`,
+        measured: trips ? 'not instrumented (no Server-Timing header)' : 'not run',
+        ratio: '—',
+        met: null,
+      });
+      continue;
+    }
+    const kinds = Object.entries(trips.perRequest)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
+    rows.push({
+      goal: `storage round trips in series per request, ${label}`,
+      target: `≤ ${limit}`,
+      measured: `median ${trips.median}, max ${trips.max} (${kinds || 'none'})`,
+      ratio: show(ratioOf(trips.max, limit), '× limit'),
+      met: trips.max <= limit,
+    });
+  }
+  const plain = m.trips.plain;
+  const cpu = m.cpuMsPerRequest.valve ?? null;
+  const estimate = plain?.instrumented ? productionEstimateMs(cpu, plain.perRequest) : null;
+  const latencies = Object.entries(productionLatencyMs)
+    .map(([kind, ms]) => `${kind} ${ms} ms`)
+    .join(', ');
+  rows.push({
+    goal: 'production estimate, added per request without receiptId or cap',
+    target: 'CPU + round trips × latency',
+    measured: plain?.instrumented
+      ? `${show(estimate, ' ms')} (CPU ${show(cpu, ' ms')}; round trips at ${latencies})`
+      : `not instrumented (CPU ${show(cpu, ' ms')}; round trips would count at ${latencies})`,
+    ratio: '—',
+    met: null,
+  });
+  return rows;
+}
+
+/** @param {GoalRow[]} rows */
+export function goalsMarkdown(rows) {
+  return [
+    '| goal | target | measured | ratio | met |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.goal} | ${r.target} | ${r.measured} | ${r.ratio} | ${r.met === null ? '—' : r.met ? 'yes' : 'no'} |`,
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,71 @@
+// The bench's markdown: the goals table first (bench/lib/goals.js), then each server's figures, the
+// micro-benchmarks and the extra scripts' results.
+import { goalsMarkdown } from './goals.js';
+
+/** @type {Record<string, string>} */
+export const labels = {
+  direct: 'upstream, direct',
+  valve: 'Valve, deploy bundle (workerd)',
+  capped: 'Valve, capped tenant',
+  npmStart: 'Valve, `npm start`',
+  facade: 'Valve, OpenAI facade',
+  peer: 'Portkey gateway',
+};
+
+/** @param {number | null | undefined} x @param {string} [unit] */
+const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x}${unit}`);
+
+/**
+ * @param {{
+ *   date: string, command: string,
+ *   machine: ReturnType<typeof import('./machine.js').describeMachine> & { loadAverageBefore: number[], loadAverageAfter: number[] },
+ *   conditions: Record<string, unknown> & { offeredRate: number, connections: number, fixedRateSeconds: number, maxSeconds: number, upstreamLatencyMs: number, loadGenerator: string },
+ *   peer: Record<string, unknown>,
+ *   goals: import('./goals.js').GoalRow[],
+ *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
+ *   micro: { results: import('./micro.js').MicroResult[], error?: string },
+ *   extras: { file: string, ok: boolean, result?: unknown, error?: string }[],
+ * }} r
+ */
+export function toMarkdown(r) {
+  const m = r.machine;
+  const c = r.conditions;
+  const lines = [
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (autocannon); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
+    '',
+    goalsMarkdown(r.goals),
+    '',
+    `| server | p50 @${c.offeredRate}/s | p99 @${c.offeredRate}/s | max req/s | p50 / p99 at max | CPU per request | stream first byte p50 / p99 | peak RSS |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const s of Object.values(r.servers)) {
+    const t = s.ttfb;
+    const f = s.fixedRate;
+    lines.push(
+      `| ${s.label} | ${v(f?.latencyMs.p50, ' ms')} | ${v(f?.latencyMs.p99, ' ms')} | ${v(s.max?.rps)} | ${s.max ? `${v(s.max.latencyMs.p50)} / ${v(s.max.latencyMs.p99)} ms` : '—'} | ${v(s.cpuMsPerRequest, ' ms')} | ${t ? `${v(t.firstByteMs.p50)} / ${v(t.firstByteMs.p99)} ms${t.streamed ? '' : ' (not streamed)'}` : '—'} | ${v(s.peakRssMiB, ' MiB')} |`,
+    );
+  }
+  const failed = Object.entries(r.servers)
+    .map(([name, s]) => {
+      const runs = [s.fixedRate, s.max].filter((x) => x !== undefined);
+      const non2xx = runs.reduce((n, x) => n + x.non2xx, 0);
+      const errors = runs.reduce((n, x) => n + x.errors, 0);
+      return non2xx + errors > 0 ? `${name}: ${non2xx} non-2xx, ${errors} errors` : '';
+    })
+    .filter(Boolean);
+  if (failed.length > 0) lines.push('', `Failed requests (not counted in latency): ${failed.join('; ')}.`);
+  if (r.micro.results.length > 0) {
+    lines.push('', '| micro-benchmark | ops/s | median | p99 |', '| --- | ---: | ---: | ---: |');
+    for (const b of r.micro.results) {
+      lines.push(
+        `| ${b.file.replace('bench/micro/', '')}: ${b.name} | ${Math.round(b.hz).toLocaleString('en')} | ${b.medianMs} ms | ${b.p99Ms} ms |`,
+      );
+    }
+  } else {
+    lines.push('', `Micro-benchmarks: not run (${r.micro.error ?? 'none found'}).`);
+  }
+  for (const e of r.extras) {
+    lines.push('', `Extra \`${e.file}\`: ${e.ok ? JSON.stringify(e.result) : `failed — ${e.error}`}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `npm start` (scripts/dev.js) on a free port with its own state folder and .dev.vars: it prints a key
+// and a curl line that work on the first request, serves from one workerd (the deploy bundle, no
+// `wrangler dev` proxy in front), keeps its state where `wrangler dev` keeps it, and exits 0 on Ctrl-C.
+
+const root = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'valve-npm-start-'));
+let child: ChildProcess;
+let output = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Pids of the descendants of `pid` named `name`, from /proc. */
+function descendants(pid: number, name: string): number[] {
+  const parentOf = new Map<number, number>();
+  const nameOf = new Map<number, string>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      parentOf.set(Number(entry), Number(/^PPid:\s*(\d+)/m.exec(status)?.[1]));
+      nameOf.set(Number(entry), /^Name:\s*(.+)$/m.exec(status)?.[1]?.trim() ?? '');
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const isBelow = (p: number): boolean => {
+    for (let up = parentOf.get(p); up !== undefined && up > 1; up = parentOf.get(up)) {
+      if (up === pid) return true;
+    }
+    return false;
+  };
+  return [...nameOf].filter(([p, n]) => n === name && isBelow(p)).map(([p]) => p);
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  child = spawn(
+    process.execPath,
+    [
+      'scripts/dev.js',
+      `--port=${port}`,
+      `--persist-to=${join(work, 'state')}`,
+      `--dev-vars=${join(work, '.dev.vars')}`,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (/Try it:[\s\S]*-d '.*'\n/.test(output)) {
+        clearInterval(timer);
+        resolve();
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`npm start exited ${child.exitCode}:\n${output}`));
+      }
+    }, 100);
+  });
+}, 120_000);
+
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('answers the printed curl line with the printed key, from one workerd, and exits 0 on Ctrl-C', async () => {
+    const key = /Development API key \(tenant "dev"\):\s+(vk_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
+    const url = /curl -s (http:\/\/127\.0\.0\.1:\d+\/v1\/reason)/.exec(output)?.[1];
+    const body = /-d '(.*)'\n/.exec(output)?.[1];
+    expect(key).toBeDefined();
+    expect(url).toBeDefined();
+    const res = await fetch(url as string, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body as string,
+    });
+    const answer = (await res.json()) as { model?: { provider?: string }; receipt?: { jws?: string } };
+    expect(res.status).toBe(200);
+    expect(answer.model?.provider).toBe('sim');
+    expect(typeof answer.receipt?.jws).toBe('string');
+
+    // `wrangler dev` would run two: its proxy Worker's and the Worker's.
+    expect(descendants(child.pid as number, 'workerd')).toHaveLength(1);
+    // The layout `wrangler dev --persist-to` and `wrangler d1 … --local` use.
+    expect(existsSync(join(work, 'state', 'v3', 'd1'))).toBe(true);
+    expect(existsSync(join(work, 'state', 'v3', 'do', 'valve-ReceiptLog'))).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});
