@@ -50,7 +50,8 @@ export class BudgetLeases {
     io: BudgetLeaseIo,
   ): Promise<LeaseAdmission> {
     const lease = this.leaseOf(tenant);
-    const fits = () => lease.availableUsd >= minimumUsd && (lease.availableUsd > 0 || wantedUsd <= 0);
+    // A lease of n requests' worth must admit n of them: sums of dollars are not exact in binary.
+    const fits = () => lease.availableUsd + 1e-12 >= minimumUsd && (lease.availableUsd > 0 || wantedUsd <= 0);
     // Each draw that answers ok moves at least `minimumUsd` into some lease, so the rounds end; the
     // bound only keeps a pathological race from spinning.
     for (let round = 0; round < 16; round++) {
