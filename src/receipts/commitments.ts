@@ -1,3 +1,5 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { RECEIPT_FIELDS_V1, type ReceiptField } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
@@ -40,15 +42,42 @@ export function commitField(fieldKey: Bytes, field: ReceiptField, value: JsonVal
   return hmacSha256(fieldKey, message);
 }
 
-/** The `cmt` member of a receipt body: every v1 field, in the v1 order. */
+// Per field, the constant bytes the commitments start with, built once per isolate.
+const FIELD_BYTES = new Map(RECEIPT_FIELDS_V1.map((field) => [field, utf8(field)] as const));
+const COMMIT_PREFIX = new Map(
+  RECEIPT_FIELDS_V1.map((field) => [field, concatBytes(COMMIT_LABEL, ZERO, utf8(field), ZERO)] as const),
+);
+const FIELD_INFO_PREFIX = concatBytes(FIELD_INFO, ZERO);
+const ONE = new Uint8Array([1]);
+
+/**
+ * The `cmt` member of a receipt body: every v1 field, in the v1 order. The same bytes as
+ * `deriveFieldKey` and `commitField` field by field, with the work they share done once: HKDF's
+ * extract step (PRK = HMAC(KDF_SALT, S)) is the same for every field of a receipt, so it runs once
+ * and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), from a copy of one keyed
+ * HMAC; each field's value is canonicalised and UTF-8 encoded once, and no message is concatenated.
+ */
 export async function commitAll(salt: string, rid: string, values: FieldValues): Promise<Commitments> {
-  const entries = await Promise.all(
-    RECEIPT_FIELDS_V1.map(async (field) => {
-      const key = await deriveFieldKey(salt, rid, field);
-      return [field, encodeBase64Url(await commitField(key, field, values[field] ?? null))] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Commitments;
+  const prk = hmac(sha256, KDF_SALT, utf8(salt));
+  const keyedPrk = hmac.create(sha256, prk);
+  const rid16 = uuidToBytes(rid);
+  const out: Partial<Commitments> = {};
+  for (const field of RECEIPT_FIELDS_V1) {
+    const fieldKey = keyedPrk
+      .clone()
+      .update(FIELD_INFO_PREFIX)
+      .update(rid16)
+      .update(FIELD_BYTES.get(field) as Uint8Array)
+      .update(ONE)
+      .digest();
+    const commitment = hmac
+      .create(sha256, fieldKey)
+      .update(COMMIT_PREFIX.get(field) as Uint8Array)
+      .update(utf8(canonicalJson(values[field] ?? null)))
+      .digest();
+    out[field] = encodeBase64Url(commitment);
+  }
+  return out as Commitments;
 }
 
 /** Whether `value` opens the commitment C_f (base64url), compared in constant time. */
