@@ -22,6 +22,7 @@ import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
 import { verifyPageRoutes } from './routes/verify-page';
+import { RoundTrips } from './storage/round-trips';
 
 const defaultMaxBodyBytes = 1024 * 1024;
 
@@ -33,8 +34,16 @@ function fromHttpException(error: HTTPException): ApiError {
 
 export const app = new Hono<AppEnv>()
   .use('*', async (c, next) => {
-    c.set('arrivedAt', performance.now());
+    const arrivedAt = performance.now();
+    const trips = new RoundTrips();
+    c.set('arrivedAt', arrivedAt);
+    c.set('trips', trips);
     await next();
+    try {
+      c.res.headers.set('Server-Timing', trips.header(performance.now() - arrivedAt));
+    } catch {
+      // A response with immutable headers (a fetched one passed through) goes out without it.
+    }
   })
   .use('*', requestIds)
   .use('*', async (c, next) => {

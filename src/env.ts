@@ -1,4 +1,5 @@
 import type { RequestIdVariables } from 'hono/request-id';
+import type { RoundTrips } from './storage/round-trips';
 
 /** Who is calling, once the API key is checked. */
 export interface Caller {
@@ -19,6 +20,8 @@ export interface AppEnv {
     caller: Caller;
     /** performance.now() when the request arrived: maxLatencyMs counts from here, auth and limits included. */
     arrivedAt: number;
+    /** The storage round trips this request's answer waited on, reported in `Server-Timing`. */
+    trips: RoundTrips;
     /** The caller's own id for this request (`X-Correlation-Id`), validated; never Valve's requestId. */
     correlationId?: string;
   };

@@ -1,10 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bench, describe } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
+import { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 import { utf8 } from '../../src/encoding/utf8';
 import { issueReceipt, type ReceiptIssuer } from '../../src/reason/issue-receipt';
 import type { UnsignedResponse } from '../../src/reason/run-reason';
-import { commitAll } from '../../src/receipts/commitments';
+import { commitAll, commitField, deriveFieldKey } from '../../src/receipts/commitments';
+import { canonicalJson } from '../../src/receipts/jcs';
 import { receiptFieldValues } from '../../src/receipts/receipt-fields';
 import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/signing/keys';
 
@@ -74,6 +76,53 @@ describe('issue a receipt per request', () => {
         response.receiptId,
         receiptFieldValues(request, response),
       );
+    },
+    options,
+  );
+
+  bench(
+    'per field: HKDF (extract + expand) and HMAC each, @noble/hashes (the earlier commitAll)',
+    async () => {
+      const values = receiptFieldValues(request, response);
+      for (const field of RECEIPT_FIELDS_V1) {
+        const key = await deriveFieldKey(request.receiptSalt as string, response.receiptId, field);
+        await commitField(key, field, values[field] ?? null);
+      }
+    },
+    options,
+  );
+
+  bench(
+    'one extract, then expand + HMAC per field, WebCrypto (keys imported per field)',
+    async () => {
+      const values = receiptFieldValues(request, response);
+      const enc = new TextEncoder();
+      const saltKey = await crypto.subtle.importKey(
+        'raw',
+        enc.encode('valve-receipt/v1/kdf'),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign'],
+      );
+      const prk = await crypto.subtle.sign('HMAC', saltKey, enc.encode(request.receiptSalt as string));
+      const prkKey = await crypto.subtle.importKey('raw', prk, { name: 'HMAC', hash: 'SHA-256' }, false, [
+        'sign',
+      ]);
+      for (const field of RECEIPT_FIELDS_V1) {
+        const k = await crypto.subtle.sign(
+          'HMAC',
+          prkKey,
+          enc.encode(`valve-receipt/v1/field\0${field}\u0001`),
+        );
+        const fieldKey = await crypto.subtle.importKey('raw', k, { name: 'HMAC', hash: 'SHA-256' }, false, [
+          'sign',
+        ]);
+        await crypto.subtle.sign(
+          'HMAC',
+          fieldKey,
+          enc.encode(`valve-receipt/v1/commit\0${field}\0${canonicalJson(values[field] ?? null)}`),
+        );
+      }
     },
     options,
   );

@@ -16,7 +16,16 @@ export function createBatcher<T>(write: (items: T[]) => Promise<void>, windowMs:
     batch.release();
   };
 
+  /** Batches not yet written (collecting or writing). */
+  const unwritten = new Set<Promise<void>>();
+
   return {
+    /** Resolves once every item added so far is written (or given up): read-your-writes in this isolate. */
+    // It waits for the window rather than flushing: a batch is written in the context of the request
+    // that opened it, which keeps it alive and owns its I/O.
+    async written(): Promise<void> {
+      await Promise.allSettled([...unwritten]);
+    },
     add(item: T): Promise<void> {
       if (!pending) {
         let release = () => {};
@@ -25,6 +34,9 @@ export function createBatcher<T>(write: (items: T[]) => Promise<void>, windowMs:
         });
         const items: T[] = [];
         const done = started.then(() => write(items));
+        unwritten.add(done);
+        const forget = () => unwritten.delete(done);
+        done.then(forget, forget);
         pending = { items, done, timer: setTimeout(flush, windowMs), release };
       }
       const batch = pending;

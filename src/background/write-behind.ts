@@ -1,41 +1,77 @@
 import type { HealthStub } from '../health/health-client';
 import type { Observation } from '../health/health-types';
-import { insertUsageRecords, type UsageRecord } from '../storage/usage-records';
+import { type IssuedRow, issuedReceiptStatement, purgeExpiredReplays } from '../storage/receipts';
+import { type UsageRecord, usageInsert } from '../storage/usage-records';
 import { createBatcher } from './create-batcher';
+import { type RowWrite, writeWithRetries } from './write-with-retries';
 
-// Writes that follow a response (usage records, health observations), batched per isolate: concurrent
-// requests share one D1 transaction or one Durable Object call instead of one each.
+// Writes that follow a response (usage records, the receipt rows of requests without a caller
+// receiptId, health observations), batched per isolate: concurrent requests share one D1 batch (one
+// transaction) or one Durable Object call instead of one each.
 
 const windowMs = 25;
-const usageBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<UsageRecord>>>();
-interface HealthBatch {
+const rowBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<RowWrite>>>();
+const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthWrite>>>();
+
+interface HealthWrite {
   stub: HealthStub;
   observations: Observation[];
 }
-const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthBatch>>>();
 
-/** Resolves once the record is stored; hand it to waitUntil. */
-export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
-  let batcher = usageBatchers.get(db);
+function statementsOf(db: D1Database, rows: RowWrite[]): D1PreparedStatement[] {
+  const statements = rows.map((row) =>
+    row.kind === 'usage' ? usageInsert(db, row.record) : issuedReceiptStatement(db, row.row, false),
+  );
+  const latest = Math.max(0, ...rows.map((row) => (row.kind === 'receipt' ? row.row.iat : 0)));
+  if (latest > 0) statements.push(purgeExpiredReplays(db, latest));
+  return statements;
+}
+
+function rowBatcherOf(db: D1Database) {
+  let batcher = rowBatchers.get(db);
   if (!batcher) {
-    batcher = createBatcher<UsageRecord>((records) => insertUsageRecords(db, records), windowMs);
-    usageBatchers.set(db, batcher);
+    batcher = createBatcher<RowWrite>(
+      (rows) => writeWithRetries(rows, () => db.batch(statementsOf(db, rows)).then(() => undefined)),
+      windowMs,
+    );
+    rowBatchers.set(db, batcher);
   }
-  return batcher.add(record);
+  return batcher;
+}
+
+/** Resolves once the record is stored (or, after its retries, recorded as lost); hand it to waitUntil. */
+export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
+  return rowBatcherOf(db).add({ kind: 'usage', record });
+}
+
+/**
+ * The receipt row of a request without a caller receiptId, in the same D1 batch as the usage rows.
+ * Nobody can ask to replay a Valve-generated id before its answer has left, so the row need not be
+ * written before it.
+ */
+export function writeReceiptRow(db: D1Database, row: IssuedRow): Promise<void> {
+  return rowBatcherOf(db).add({ kind: 'receipt', row });
+}
+
+/**
+ * Resolves once every row this isolate accepted is written: a read of a receipt that is not found
+ * waits for it, so a caller sees its own receipt at once when the same isolate answers.
+ */
+export async function rowsWritten(db: D1Database): Promise<void> {
+  await rowBatchers.get(db)?.written();
 }
 
 /**
  * Observations that cannot move a circuit, batched per health namespace; the ones that can are written
- * at once by the caller (recordHealth), so the next request plans with the new circuit. A Durable
- * Object stub belongs to the request that made it (workerd refuses I/O through it from any other), so
- * each batch is written through the stub of the request that opened it, whose timer also flushes it.
+ * at once by the caller (recordHealth), so the next request plans with the new circuit. Each batch is
+ * written through the stub of a request in it: a stub belongs to the request that made it.
  */
 export function writeHealth(namespace: object, stub: HealthStub, observations: Observation[]): Promise<void> {
   let batcher = healthBatchers.get(namespace);
   if (!batcher) {
-    batcher = createBatcher<HealthBatch>(async (batches) => {
-      const opener = batches[0];
-      if (opener) await opener.stub.record(batches.flatMap((batch) => batch.observations));
+    batcher = createBatcher<HealthWrite>(async (writes) => {
+      const first = writes[0];
+      if (first) await first.stub.record(writes.flatMap((w) => w.observations));
     }, windowMs);
     healthBatchers.set(namespace, batcher);
   }

@@ -1,5 +1,7 @@
 import { ApiError } from '../errors';
+import type { RoundTrips } from '../storage/round-trips';
 import type { Admission } from './admission';
+import { BudgetLeases } from './budget-lease';
 import { isKnownUncapped, rememberUncapped } from './uncapped-tenants';
 
 function usd(value: number): string {
@@ -20,7 +22,7 @@ function refusal(
   const message =
     spentUsd >= capUsd
       ? `The tenant’s monthly spend cap of ${usd(capUsd)} is spent.`
-      : `This request’s reservation does not fit in the tenant’s monthly spend cap: it needs at least ${usd(minimumUsd)} (its cheapest model’s worst case), and ${usd(freeUsd)} of the ${usd(capUsd)} cap is free — ${usd(spentUsd)} is spent and ${usd(reservedUsd)} is reserved by requests still running, which settle to what they actually cost.`;
+      : `This request’s reservation does not fit in the tenant’s monthly spend cap: it needs at least ${usd(minimumUsd)} (its cheapest model’s worst case), and ${usd(freeUsd)} of the ${usd(capUsd)} cap is free — ${usd(spentUsd)} is spent and ${usd(reservedUsd)} is reserved (by requests still running and by the leases Valve's isolates hold to admit them), which settles back to what requests actually cost.`;
   return new ApiError('limit.budget_exhausted', message, {
     details: { capUsd, spentUsd, reservedUsd, freeUsd, requiredUsd: minimumUsd },
   });
@@ -28,22 +30,33 @@ function refusal(
 
 const unlimited: Admission = { budgetUsd: Number.POSITIVE_INFINITY, settle: async () => {} };
 
+/** This isolate's leases of every capped tenant's budget. */
+export const budgetLeases = new BudgetLeases();
+
+/** Work behind the answer, kept alive by the request (waitUntil). */
+export type Background = (work: () => Promise<unknown>) => void;
+
 /**
- * The admission step of a tenant's requests: reserve the request's worst case in the tenant's budget
- * Durable Object (the single writer that makes concurrent overspending impossible), or refuse with 402.
- * Tenants without a cap skip the object once it has said so.
+ * The admission step of a tenant's requests: admit the request's worst case against this isolate's
+ * lease of the tenant's budget, drawn from the tenant's Durable Object (the single writer that makes
+ * concurrent overspending impossible), or refuse with 402. Tenants without a cap skip the object once
+ * it has said so.
  */
-export function admitToBudget(env: Env, tenant: string) {
+export function admitToBudget(env: Env, tenant: string, trips: RoundTrips, background: Background) {
   return async (wantedUsd: number, minimumUsd: number): Promise<Admission> => {
     if (isKnownUncapped(tenant, Date.now())) return unlimited;
     const budget = env.TENANT_BUDGET.getByName(tenant);
-    const reservation = await budget.reserve(wantedUsd, minimumUsd);
-    if (!reservation.ok) throw refusal(reservation, minimumUsd);
-    if (!reservation.capped) {
+    const admitted = await budgetLeases.admit(tenant, wantedUsd, minimumUsd, {
+      drawLease: (leaseId, wanted, minimum) => budget.drawLease(leaseId, wanted, minimum),
+      settleLease: (leaseId, spent, release) => budget.settleLease(leaseId, spent, release),
+      background,
+      wait: (work) => trips.time('do:budget', work),
+    });
+    if (!admitted.ok) throw refusal(admitted, minimumUsd);
+    if (!admitted.capped) {
       rememberUncapped(tenant, Date.now());
       return unlimited;
     }
-    const id = reservation.id;
-    return { budgetUsd: reservation.amountUsd, settle: (actualUsd) => budget.settle(id, actualUsd) };
+    return admitted.admission;
   };
 }

@@ -98,6 +98,74 @@ export class TenantBudget extends DurableObject<Env> {
     return { ok: true, id, amountUsd, capped: true };
   }
 
+  /**
+   * Adds up to `wantedUsd`, at least `minimumUsd`, of what is left to an isolate's lease (a standing
+   * reservation its requests draw on locally), or opens one when `leaseId` is null or was released.
+   */
+  drawLease(leaseId: string | null, wantedUsd: number, minimumUsd: number): Reservation {
+    const now = Date.now();
+    this.release(now);
+    const month = monthOf(now);
+    const capUsd = this.cap();
+    if (capUsd === null) return { ok: true, id: null, amountUsd: wantedUsd, capped: false };
+    const spentUsd = this.spent(month);
+    const reservedUsd = this.reserved(month);
+    const left = capUsd - spentUsd - reservedUsd;
+    if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
+    const amountUsd = Math.min(wantedUsd, left);
+    const sql = this.ctx.storage.sql;
+    const held =
+      leaseId === null
+        ? undefined
+        : sql
+            .exec<{ id: string }>('SELECT id FROM reservations WHERE id = ? AND month = ?', leaseId, month)
+            .toArray()[0];
+    if (held) {
+      sql.exec(
+        'UPDATE reservations SET amount_usd = amount_usd + ?, created_at = ? WHERE id = ?',
+        amountUsd,
+        now,
+        held.id,
+      );
+      return { ok: true, id: held.id, amountUsd, capped: true };
+    }
+    const id = crypto.randomUUID();
+    sql.exec(
+      'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
+      id,
+      month,
+      amountUsd,
+      now,
+    );
+    return { ok: true, id, amountUsd, capped: true };
+  }
+
+  /**
+   * Settles part of a lease: `spentUsd` of it becomes spend and `releaseUsd` goes back to what is
+   * left. Deltas, not totals, so a settlement and a draw of the same lease may arrive in any order.
+   */
+  settleLease(leaseId: string, spentUsd: number, releaseUsd: number): void {
+    const sql = this.ctx.storage.sql;
+    const row = sql
+      .exec<{ month: string }>('SELECT month FROM reservations WHERE id = ?', leaseId)
+      .toArray()[0];
+    const month = row?.month ?? monthOf(Date.now());
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(
+        'UPDATE reservations SET amount_usd = MAX(0, amount_usd - ?), created_at = ? WHERE id = ?',
+        Math.max(0, spentUsd) + Math.max(0, releaseUsd),
+        Date.now(),
+        leaseId,
+      );
+      sql.exec('DELETE FROM reservations WHERE id = ? AND amount_usd <= 1e-12', leaseId);
+      sql.exec(
+        'INSERT INTO spend (month, spent_usd) VALUES (?, ?) ON CONFLICT(month) DO UPDATE SET spent_usd = spent_usd + excluded.spent_usd',
+        month,
+        Math.max(0, spentUsd),
+      );
+    });
+  }
+
   /** Replaces a reservation by what the request actually cost. */
   settle(id: string | null, actualUsd: number): void {
     if (id === null) return;

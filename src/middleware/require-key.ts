@@ -3,6 +3,7 @@ import type { AppEnv, Scope } from '../env';
 import { ApiError } from '../errors';
 import { cacheApiKey, cachedApiKey } from '../storage/api-key-cache';
 import { findApiKeyByHash } from '../storage/api-keys';
+import { countedD1 } from '../storage/round-trips';
 import { sha256Hex } from './secret-hash';
 
 function bearer(header: string | undefined): string | undefined {
@@ -24,7 +25,7 @@ export function requireKey(scope?: Scope) {
     let row = cachedApiKey(keyHash, now);
     if (row === undefined) {
       // Only known keys are cached: unknown ones are looked up each time, so a new key works at once.
-      row = await findApiKeyByHash(c.env.DB, keyHash);
+      row = await findApiKeyByHash(countedD1(c.env.DB, c.var.trips, 'd1:api-key'), keyHash);
       if (row) cacheApiKey(keyHash, row, now);
     }
     if (!row) {

@@ -4,7 +4,7 @@ import { utf8 } from '../encoding/utf8';
 import { entryHash } from '../log/merkle';
 import { commitAll, generateReceiptSalt } from '../receipts/commitments';
 import { canonicalJson, type JsonValue } from '../receipts/jcs';
-import { signReceipt } from '../receipts/jws';
+import { signReceiptPayload } from '../receipts/jws';
 import { buildReceiptBody } from '../receipts/receipt-body';
 import { receiptValuesV2 } from '../receipts/receipt-fields';
 import type { Ed25519SigningKey } from '../signing/keys';
@@ -52,8 +52,8 @@ export async function issueReceipt(
   const cmt = await commitAll(salt, rid, values, names);
   const iat = issuer.now();
   const body = buildReceiptBody({ rid, iss: issuer.issuer, iat, cmt });
-  const jws = await signReceipt(body, issuer.signingKey);
   const payload = utf8(canonicalJson(body as unknown as JsonValue));
+  const jws = await signReceiptPayload(payload, issuer.signingKey);
   await issuer.beforeLog?.({ jws, iat, salt });
   const logged = await issuer.appendToLog(entryHash(payload));
   const receipt: Receipt = saltGenerated

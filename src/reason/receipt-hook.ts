@@ -1,3 +1,4 @@
+import { writeReceiptRow } from '../background/write-behind';
 import type { ReasonRequest } from '../contracts/reason-request';
 import { utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
@@ -5,7 +6,8 @@ import { logOriginOf } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { completeClaim, endLease, fenceClaim } from '../storage/receipt-claims';
-import { saveIssuedReceipt } from '../storage/receipts';
+import { type IssuedRow, saveIssuedReceipt } from '../storage/receipts';
+import { countedStub, type RoundTrips } from '../storage/round-trips';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
 import { issueReceipt } from './issue-receipt';
@@ -20,18 +22,25 @@ function lostClaim(id: string): ApiError {
   );
 }
 
+/** The request's round trips, and its work behind the answer. */
+export interface ReceiptHookIo {
+  trips: RoundTrips;
+  background: (work: () => Promise<unknown>) => void;
+}
+
 /**
  * The pipeline's receipt hook for one tenant: issue (commit, sign, log), then keep the metadata and,
- * when the caller chose the salt, the sealed replay copy in D1, before the answer leaves. With a
- * claim (a caller-chosen receiptId), the signed receipt is fenced into the claim before it is logged
- * and completed after: a request that lost its claim never logs, and one whose save fails leaves the
- * receipt for its retry to recover, never to sign again.
+ * when the caller chose the salt, the sealed replay copy in D1. With a claim (a caller-chosen
+ * receiptId), the signed receipt is fenced into the claim before it is logged and completed after,
+ * before the answer leaves: a request that lost its claim never logs, and one whose save fails leaves
+ * the receipt for its retry to recover, never to sign again. Without one, the row is written behind
+ * the answer, batched with the usage rows, since no request can replay an id nobody has seen.
  */
-export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): IssueReceipt {
+export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, claim?: HeldClaim): IssueReceipt {
   return async (request: ReasonRequest, response) => {
     const origin = logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
-    const log = env.RECEIPT_LOG.getByName(origin);
+    const log = countedStub(env.RECEIPT_LOG.getByName(origin), io.trips, 'do:log');
     const meta = {
       provider: response.model.provider,
       model: response.model.model,
@@ -72,7 +81,7 @@ export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): Iss
       return issued.receipt;
     }
     const replay = issued.saltGenerated ? null : await sealFor(issued.salt, issued.receipt);
-    await saveIssuedReceipt(env.DB, {
+    const row: IssuedRow = {
       tenant,
       id: issued.rid,
       saltGenerated: issued.saltGenerated,
@@ -85,7 +94,9 @@ export function receiptHookFor(env: Env, tenant: string, claim?: HeldClaim): Iss
       proof: issued.receipt.proof,
       replay,
       replayExpiresAt: replay === null ? null : issued.iat + REPLAY_RETENTION_MS,
-    });
+    };
+    if (request.receiptId === undefined) io.background(() => writeReceiptRow(env.DB, row));
+    else await io.trips.time('d1:receipt', () => saveIssuedReceipt(env.DB, row));
     return issued.receipt;
   };
 }

@@ -1,3 +1,5 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
@@ -40,20 +42,59 @@ export function commitField(fieldKey: Bytes, field: string, value: JsonValue): P
   return hmacSha256(fieldKey, message);
 }
 
-/** The `cmt` member of a receipt body: every name given (by default the v1 fields), in that order. */
+// Per committed name, the constant bytes its key and commitment start with, built once per isolate
+// (item names such as `req.context[7]` too, up to a bound, so the cache cannot grow without limit).
+interface NameBytes {
+  field: Uint8Array;
+  commitPrefix: Uint8Array;
+}
+const NAME_BYTES = new Map<string, NameBytes>();
+const MAX_CACHED_NAMES = 4096;
+function bytesOfName(name: string): NameBytes {
+  const cached = NAME_BYTES.get(name);
+  if (cached) return cached;
+  const field = utf8(name);
+  const bytes = { field, commitPrefix: concatBytes(COMMIT_LABEL, ZERO, field, ZERO) };
+  if (NAME_BYTES.size < MAX_CACHED_NAMES) NAME_BYTES.set(name, bytes);
+  return bytes;
+}
+const FIELD_INFO_PREFIX = concatBytes(FIELD_INFO, ZERO);
+const ONE = new Uint8Array([1]);
+
+/**
+ * The `cmt` member of a receipt body: every name given (by default the v1 fields), in that order. The
+ * same bytes as `deriveFieldKey` and `commitField` name by name, with the work they share done once:
+ * HKDF's extract step (PRK = HMAC(KDF_SALT, S)) is the same for every name of a receipt, so it runs
+ * once and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), from a copy of one keyed
+ * HMAC; each value is canonicalised and UTF-8 encoded once, and no message is concatenated.
+ */
 export async function commitAll(
   salt: string,
   rid: string,
   values: FieldValues,
   names: readonly string[] = RECEIPT_FIELDS_V1,
 ): Promise<Commitments> {
-  const entries = await Promise.all(
-    names.map(async (field) => {
-      const key = await deriveFieldKey(salt, rid, field);
-      return [field, encodeBase64Url(await commitField(key, field, values[field] ?? null))] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
+  const prk = hmac(sha256, KDF_SALT, utf8(salt));
+  const keyedPrk = hmac.create(sha256, prk);
+  const rid16 = uuidToBytes(rid);
+  const out: Commitments = {};
+  for (const name of names) {
+    const { field, commitPrefix } = bytesOfName(name);
+    const fieldKey = keyedPrk
+      .clone()
+      .update(FIELD_INFO_PREFIX)
+      .update(rid16)
+      .update(field)
+      .update(ONE)
+      .digest();
+    const commitment = hmac
+      .create(sha256, fieldKey)
+      .update(commitPrefix)
+      .update(utf8(canonicalJson(values[name] ?? null)))
+      .digest();
+    out[name] = encodeBase64Url(commitment);
+  }
+  return out;
 }
 
 /** Whether `value` opens the commitment C_f (base64url), compared in constant time. */

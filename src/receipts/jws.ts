@@ -49,7 +49,15 @@ export type ReceiptVerification =
 export async function signReceipt(body: ReceiptBody, key: Ed25519SigningKey): Promise<string> {
   const checked = validateReceiptBody(body);
   if (!checked.ok) throw new TypeError(`invalid receipt body: ${checked.reason}`);
-  return new CompactSign(utf8(canonicalJson(body as unknown as JsonValue)))
+  return signReceiptPayload(utf8(canonicalJson(body as unknown as JsonValue)), key);
+}
+
+/**
+ * Signs a payload that is already the JCS of a body checked by `buildReceiptBody`: the issuer
+ * canonicalises the body once, for the signature and for the log's entry hash alike.
+ */
+export async function signReceiptPayload(payload: Bytes, key: Ed25519SigningKey): Promise<string> {
+  return new CompactSign(payload)
     .setProtectedHeader({ alg: RECEIPT_JWS_ALG, kid: key.kid, typ: RECEIPT_JWS_TYP })
     .sign(key.privateKey);
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { recordAudit } from '../audit/record-audit';
 import { budgetChangeSchema, tenantSchema } from '../contracts/operator-bodies';
 import type { AppEnv } from '../env';
+import { budgetLeases } from '../limits/admit-to-budget';
 import { forgetUncapped } from '../limits/uncapped-tenants';
 import { requireJson, validationError, validJson } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
@@ -25,7 +26,11 @@ export const adminTenantRoutes = new Hono<AppEnv>()
     const tenant = tenantParam(c.req.param('tenant'));
     const { monthlyCapUsd } = c.req.valid('json');
     const spent = monthlyCapUsd === null ? 0 : await monthSpend(c.env.DB, tenant, Date.now());
-    const status = await c.env.TENANT_BUDGET.getByName(tenant).setCap(monthlyCapUsd, spent);
+    const budget = c.env.TENANT_BUDGET.getByName(tenant);
+    // This isolate's lease of the old cap goes back before the new cap is set.
+    const settlement = budgetLeases.forget(tenant);
+    if (settlement) await budget.settleLease(settlement.leaseId, settlement.spentUsd, settlement.releaseUsd);
+    const status = await budget.setCap(monthlyCapUsd, spent);
     forgetUncapped(tenant);
     await recordAudit(c.env, {
       action: 'budget.changed',

@@ -14,6 +14,7 @@ import type { HeldClaim } from '../reason/held-claim';
 import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
+import { countedD1, countedStub } from '../storage/round-trips';
 import { runInBackground } from './run-in-background';
 
 export interface ReasonContext {
@@ -30,12 +31,20 @@ export async function reasonContextOf(
 ): Promise<ReasonContext> {
   const env = c.env as unknown as Record<string, unknown>;
   const catalog = loadCatalog(c.env.VALVE_CATALOG);
+  const trips = c.var.trips;
   const health = healthStubOf(c.env);
-  const view: HealthView = viewOrNone(await readHealth(health, Date.now()), Date.now());
+  // Reads the answer waits on are counted; the writes behind it use the plain stub.
+  const awaitedHealth = countedStub(health, trips, 'do:health');
+  const view: HealthView = viewOrNone(await readHealth(awaitedHealth, Date.now()), Date.now());
   const observations: Observation[] = [];
   const deps: ReasonContext['deps'] = {
     catalog,
-    issueReceipt: receiptHookFor(c.env, c.var.caller.tenant, claim),
+    issueReceipt: receiptHookFor(
+      c.env,
+      c.var.caller.tenant,
+      { trips, background: (work) => runInBackground(c, work) },
+      claim,
+    ),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],
@@ -43,11 +52,11 @@ export async function reasonContextOf(
     now: () => performance.now(),
     startedAt,
     randomHex,
-    admit: admitToBudget(c.env, c.var.caller.tenant),
+    admit: admitToBudget(c.env, c.var.caller.tenant, trips, (work) => runInBackground(c, work)),
     health: view,
     claimProbe: async (attempt) => {
       try {
-        return await health.claimProbe(attempt.provider, attempt.model);
+        return await awaitedHealth.claimProbe(attempt.provider, attempt.model);
       } catch {
         return false;
       }
@@ -81,7 +90,7 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
     requestId,
     arrivedAt: Date.now(),
     claims: {
-      db: c.env.DB,
+      db: countedD1(c.env.DB, c.var.trips, 'd1:claim'),
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       waitMs: 30_000,

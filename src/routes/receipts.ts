@@ -1,5 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { rowsWritten } from '../background/write-behind';
 import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -44,7 +45,12 @@ export const receiptRoutes = new Hono<AppEnv>()
   )
   .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
     const id = c.req.param('receiptId');
-    const row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
+    let row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
+    if (row === null) {
+      // The row of a receipt issued without a caller receiptId may still be on its way behind the answer.
+      await rowsWritten(c.env.DB);
+      row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
+    }
     if (row === null || row.state !== 'issued') {
       throw new ApiError('receipt.not_found', `No receipt ${id} for this tenant.`);
     }

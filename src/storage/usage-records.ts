@@ -17,7 +17,7 @@ export interface UsageRecord {
   created_at: number;
 }
 
-function usageInsert(db: D1Database, record: UsageRecord): D1PreparedStatement {
+export function usageInsert(db: D1Database, record: UsageRecord): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO usage_records (tenant, key_id, route, model, input_tokens, output_tokens, latency_ms, outcome, fallbacks, stream, cost_usd, created_at, day)

@@ -28,8 +28,11 @@ describe('tenant spend budgets', () => {
     const refused = statuses.filter((s) => s === 402).length;
     expect(ok + refused).toBe(200);
     expect(ok).toBeGreaterThanOrEqual(50);
-    const refusal = (await responses[statuses.indexOf(402)]?.json()) as { error: { code: string } };
-    expect(refusal.error.code).toBe('limit.budget_exhausted');
+    // Requests that finish give back what they did not spend, so more than 50 may fit; any refusal
+    // must be the budget's.
+    for (const r of responses.filter((r) => r.status === 402)) {
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe('limit.budget_exhausted');
+    }
     const spent = (
       await Promise.all(
         responses
@@ -37,7 +40,13 @@ describe('tenant spend budgets', () => {
           .map(async (r) => ((await r.json()) as { costUsd: number }).costUsd),
       )
     ).reduce((a, b) => a + b, 0);
-    const status = await env.TENANT_BUDGET.getByName(tenant).status();
+    // Each isolate settles its lease of the budget behind the answers: wait (bounded) until it has.
+    let status = await env.TENANT_BUDGET.getByName(tenant).status();
+    for (let i = 0; i < 50 && status.reservedUsd !== 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await env.TENANT_BUDGET.getByName(tenant).status();
+    }
+    console.log('BUDGET', ok, refused, spent, JSON.stringify(status));
     expect(status.reservedUsd).toBe(0);
     expect(status.spentUsd).toBeCloseTo(spent, 12);
     expect(status.spentUsd).toBeLessThanOrEqual(perRequest * 50 + 1e-12);

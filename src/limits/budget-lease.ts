@@ -1,0 +1,173 @@
+import type { Admission } from './admission';
+import type { Reservation } from './tenant-budget';
+
+// Per-isolate leases of a capped tenant's budget. Instead of a reservation and a settlement in the
+// tenant's Durable Object for every request (two round trips, one of them awaited before the model is
+// called), an isolate draws a standing reservation — a lease — a few requests' worth at a time, admits
+// its requests against it locally, and settles what they spent behind the answer, one settlement in
+// flight at a time, each carrying everything that settled since the last.
+//
+// The cap still holds: the object hands out a lease only from what is left after spend and every other
+// reservation, and a request is admitted only for an amount its isolate's lease still holds, so spend
+// plus every lease never passes the cap. A lease goes back to the object once no request of the
+// isolate is using it; one that an isolate never returns (it was evicted) lapses with the object's
+// reservation lifetime.
+
+/** How many requests' worst case a draw asks for beyond the one that needs it. */
+export const leaseRequests = 4;
+
+export interface BudgetLeaseIo {
+  drawLease: (leaseId: string | null, wantedUsd: number, minimumUsd: number) => Promise<Reservation>;
+  settleLease: (leaseId: string, spentUsd: number, releaseUsd: number) => Promise<void>;
+  background: (work: () => Promise<unknown>) => void;
+  /** Wraps a draw the request waits on (a counted round trip). */
+  wait: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+export type LeaseAdmission =
+  | { ok: true; capped: false }
+  | { ok: true; capped: true; admission: Admission }
+  | Extract<Reservation, { ok: false }>;
+
+interface Lease {
+  id: string | null;
+  /** Held in the object for this lease and not yet promised to a request or spent. */
+  availableUsd: number;
+  inFlight: number;
+  /** Spent by finished requests, not yet settled in the object. */
+  unsettledUsd: number;
+  drawing: Promise<Reservation> | undefined;
+  settling: boolean;
+}
+
+export class BudgetLeases {
+  private readonly leases = new Map<string, Lease>();
+
+  async admit(
+    tenant: string,
+    wantedUsd: number,
+    minimumUsd: number,
+    io: BudgetLeaseIo,
+  ): Promise<LeaseAdmission> {
+    const lease = this.leaseOf(tenant);
+    // A lease of n requests' worth must admit n of them: sums of dollars are not exact in binary.
+    const fits = () => lease.availableUsd + 1e-12 >= minimumUsd && (lease.availableUsd > 0 || wantedUsd <= 0);
+    // Each draw that answers ok moves at least `minimumUsd` into some lease, so the rounds end; the
+    // bound only keeps a pathological race from spinning.
+    for (let round = 0; round < 16; round++) {
+      if (fits()) return { ok: true, capped: true, admission: this.take(tenant, lease, wantedUsd, io) };
+      // Joins a draw already in flight before asking for another.
+      const drawn = await io.wait(() => lease.drawing ?? this.draw(lease, wantedUsd, minimumUsd, io));
+      if (drawn.ok && !drawn.capped) {
+        if (this.leases.get(tenant) === lease && lease.inFlight === 0) this.leases.delete(tenant);
+        return { ok: true, capped: false };
+      }
+      if (!drawn.ok && !fits()) return drawn;
+    }
+    if (fits()) return { ok: true, capped: true, admission: this.take(tenant, lease, wantedUsd, io) };
+    // Asks for more than can be left, to refuse with the object's own figures (or learn the cap is gone).
+    const last = await io.drawLease(null, 0, Number.POSITIVE_INFINITY);
+    return last.ok ? { ok: true, capped: false } : last;
+  }
+
+  /**
+   * Drops this isolate's lease of `tenant` (its cap changed): the next request draws afresh. Answers
+   * what the caller must settle when no request is using the lease (a busy one settles itself).
+   */
+  forget(tenant: string): { leaseId: string; spentUsd: number; releaseUsd: number } | undefined {
+    const lease = this.leases.get(tenant);
+    this.leases.delete(tenant);
+    if (!lease || lease.id === null || !this.idle(lease) || lease.settling) return undefined;
+    const settlement = {
+      leaseId: lease.id,
+      spentUsd: lease.unsettledUsd,
+      releaseUsd: Math.max(0, lease.availableUsd),
+    };
+    lease.unsettledUsd = 0;
+    lease.availableUsd = 0;
+    return settlement;
+  }
+
+  private leaseOf(tenant: string): Lease {
+    let lease = this.leases.get(tenant);
+    if (!lease) {
+      if (this.leases.size >= 10_000) this.leases.clear();
+      lease = {
+        id: null,
+        availableUsd: 0,
+        inFlight: 0,
+        unsettledUsd: 0,
+        drawing: undefined,
+        settling: false,
+      };
+      this.leases.set(tenant, lease);
+    }
+    return lease;
+  }
+
+  private draw(lease: Lease, wantedUsd: number, minimumUsd: number, io: BudgetLeaseIo): Promise<Reservation> {
+    const drawing = (async () => {
+      try {
+        const drawn = await io.drawLease(lease.id, wantedUsd * leaseRequests, minimumUsd);
+        if (drawn.ok && drawn.capped) {
+          lease.id = drawn.id;
+          lease.availableUsd += drawn.amountUsd;
+        }
+        return drawn;
+      } finally {
+        lease.drawing = undefined;
+      }
+    })();
+    lease.drawing = drawing;
+    return drawing;
+  }
+
+  private take(tenant: string, lease: Lease, wantedUsd: number, io: BudgetLeaseIo): Admission {
+    const amountUsd = Math.min(wantedUsd, lease.availableUsd);
+    lease.availableUsd -= amountUsd;
+    lease.inFlight++;
+    let settled = false;
+    return {
+      budgetUsd: amountUsd,
+      settle: async (actualUsd) => {
+        if (settled) return;
+        settled = true;
+        const spent = Math.max(0, actualUsd);
+        lease.inFlight--;
+        lease.unsettledUsd += spent;
+        // What the request did not use goes back to the lease (a provider that billed past the
+        // worst case takes the difference from it, never from another isolate's share).
+        lease.availableUsd += amountUsd - spent;
+        this.settleSoon(tenant, lease, io);
+      },
+    };
+  }
+
+  /** Sends what settled since the last settlement, unless one is in flight (it sends the rest after). */
+  private settleSoon(tenant: string, lease: Lease, io: BudgetLeaseIo): void {
+    if (lease.settling || lease.id === null) return;
+    lease.settling = true;
+    io.background(async () => {
+      try {
+        while (lease.id !== null && (lease.unsettledUsd > 0 || this.idle(lease))) {
+          const id = lease.id;
+          const spent = lease.unsettledUsd;
+          const idle = this.idle(lease);
+          // An idle lease goes back whole, so other isolates can use it; a busy one is kept.
+          const release = idle ? Math.max(0, lease.availableUsd) : 0;
+          lease.unsettledUsd -= spent;
+          lease.availableUsd -= release;
+          if (idle && this.leases.get(tenant) === lease) this.leases.delete(tenant);
+          await io.settleLease(id, spent, release);
+          if (idle) break;
+        }
+      } finally {
+        lease.settling = false;
+      }
+    });
+  }
+
+  private idle(lease: Lease): boolean {
+    return lease.inFlight === 0 && lease.drawing === undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { type BudgetLeaseIo, BudgetLeases } from '../../src/limits/budget-lease';
+import type { Reservation } from '../../src/limits/tenant-budget';
+
+/** The tenant object's arithmetic (TenantBudget.drawLease / settleLease), with a settle the test may hold. */
+function tenantObject(capUsd: number) {
+  const state = { spentUsd: 0, reserved: new Map<string, number>(), draws: 0, settles: 0 };
+  const reservedUsd = () => [...state.reserved.values()].reduce((a, b) => a + b, 0);
+  const io: Omit<BudgetLeaseIo, 'background'> = {
+    drawLease: async (leaseId, wantedUsd, minimumUsd): Promise<Reservation> => {
+      state.draws++;
+      await Promise.resolve();
+      const left = capUsd - state.spentUsd - reservedUsd();
+      if (left <= 0 || left < minimumUsd)
+        return { ok: false, capUsd, spentUsd: state.spentUsd, reservedUsd: reservedUsd() };
+      const amountUsd = Math.min(wantedUsd, left);
+      const id = leaseId !== null && state.reserved.has(leaseId) ? leaseId : crypto.randomUUID();
+      state.reserved.set(id, (state.reserved.get(id) ?? 0) + amountUsd);
+      return { ok: true, id, amountUsd, capped: true };
+    },
+    settleLease: async (leaseId, spentUsd, releaseUsd) => {
+      state.settles++;
+      await Promise.resolve();
+      const left = (state.reserved.get(leaseId) ?? 0) - spentUsd - releaseUsd;
+      if (left <= 1e-12) state.reserved.delete(leaseId);
+      else state.reserved.set(leaseId, left);
+      state.spentUsd += spentUsd;
+    },
+    wait: (work) => work(),
+  };
+  return { state, io, reservedUsd };
+}
+
+describe('per-isolate budget leases', () => {
+  it('never admits more than the cap holds while 200 requests are in flight at once, across isolates', async () => {
+    const perRequest = 0.001;
+    const tenant = tenantObject(perRequest * 50);
+    const background: Promise<unknown>[] = [];
+    const io = { ...tenant.io, background: (work: () => Promise<unknown>) => void background.push(work()) };
+    const isolates = [new BudgetLeases(), new BudgetLeases(), new BudgetLeases()];
+    // Nobody settles until every request was admitted or refused: every admission is held at once.
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => isolates[i % 3]?.admit('t', perRequest, perRequest, io)),
+    );
+    const admitted = outcomes.flatMap((o) => (o?.ok && o.capped ? [o.admission] : []));
+    const refused = outcomes.filter((o) => o && !o.ok).length;
+    expect(admitted.length + refused).toBe(200);
+    expect(admitted.length).toBeLessThanOrEqual(50);
+    expect(admitted.reduce((sum, a) => sum + a.budgetUsd, 0)).toBeLessThanOrEqual(perRequest * 50 + 1e-12);
+    // Each spends its whole worst case; then every lease settles and goes back.
+    for (const admission of admitted) await admission.settle(admission.budgetUsd);
+    await Promise.all(background);
+    await Promise.all(background);
+    expect(tenant.state.spentUsd).toBeLessThanOrEqual(perRequest * 50 + 1e-12);
+    expect(tenant.state.spentUsd).toBeCloseTo(
+      admitted.reduce((sum, a) => sum + a.budgetUsd, 0),
+      12,
+    );
+    expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+  });
+
+  it('admits from its lease without asking the object, and settles in fewer calls than requests', async () => {
+    const tenant = tenantObject(1);
+    const background: Promise<unknown>[] = [];
+    let waits = 0;
+    const io = {
+      ...tenant.io,
+      background: (work: () => Promise<unknown>) => void background.push(work()),
+      wait: <T>(work: () => Promise<T>) => {
+        waits++;
+        return work();
+      },
+    };
+    const leases = new BudgetLeases();
+    const admitted = await Promise.all(Array.from({ length: 4 }, () => leases.admit('t', 0.01, 0.01, io)));
+    expect(waits).toBe(4); // all four joined the one draw
+    expect(tenant.state.draws).toBe(1);
+    for (const a of admitted) if (a.ok && a.capped) await a.admission.settle(0.002);
+    await Promise.all(background);
+    await Promise.all(background);
+    expect(tenant.state.settles).toBeLessThan(4);
+    expect(tenant.state.spentUsd).toBeCloseTo(0.008, 12);
+    expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+  });
+
+  it('refuses with the object’s figures once the cap is spent', async () => {
+    const tenant = tenantObject(0);
+    const leases = new BudgetLeases();
+    const refused = await leases.admit('t', 0.01, 0.01, { ...tenant.io, background: () => undefined });
+    expect(refused).toEqual({ ok: false, capUsd: 0, spentUsd: 0, reservedUsd: 0 });
+  });
+});
