@@ -27,12 +27,12 @@ describe('storage round trips in Server-Timing', () => {
     expect(tripsOf(second)).toEqual(['do:log']);
   });
 
-  it('a request with a receiptId also waits on its claim and on its receipt row', async () => {
+  it('a request with a receiptId also waits on its claim, its fence and its completion', async () => {
     const { key } = await createKey('trips-claim', ['reason']);
     expect((await reason(key, body)).status).toBe(200);
     const res = await reason(key, { ...body, receiptId: crypto.randomUUID() });
     expect(res.status).toBe(200);
-    expect(tripsOf(res)).toEqual(['d1:claim', 'do:log', 'd1:receipt']);
+    expect(tripsOf(res)).toEqual(['d1:claim', 'd1:claim', 'do:log', 'd1:claim']);
   });
 
   it('a capped tenant’s request waits on one budget draw and the log append, never on its settlement', async () => {
