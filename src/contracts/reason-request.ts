@@ -12,6 +12,22 @@ export type PrivacyLevel = z.infer<typeof messageLevelSchema>;
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const uuidSchema = z.string().regex(uuidPattern, 'must be a lowercase RFC 4122 UUID');
 
+/**
+ * A receiptId a caller may choose: any lowercase UUID except version 8, which Valve keeps for the ids it
+ * generates itself. A generated id is returned in the answer before its receipt row is stored (that
+ * row is written behind the answer), so a caller who sent it back as its own receiptId could otherwise
+ * claim it anew and get a second receipt for one id.
+ */
+export const callerReceiptIdPattern =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[1-7][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const callerReceiptIdSchema = z
+  .string()
+  .regex(uuidPattern, 'must be a lowercase RFC 4122 UUID')
+  .regex(
+    callerReceiptIdPattern,
+    'must not be a version 8 UUID: those are the receipt ids Valve generates (use crypto.randomUUID())',
+  );
+
 export const receiptSaltPattern = /^[A-Za-z0-9_-]{43,512}$/;
 
 export const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -151,7 +167,7 @@ export const reasonRequestSchema = z
     output: outputSpecSchema.optional(),
     modelPolicy: modelPolicySchema.optional(),
     rendering: renderingSchema.optional(),
-    receiptId: uuidSchema.optional(),
+    receiptId: callerReceiptIdSchema.optional(),
     receiptSalt: z
       .string()
       .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')

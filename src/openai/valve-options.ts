@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
+  callerReceiptIdSchema,
   contextItemSchema,
   messageLevelSchema,
   modelPolicySchema,
   receiptSaltPattern,
   renderingSchema,
   toolNamePattern,
-  uuidSchema,
 } from '../contracts/reason-request';
 
 // Everything Valve-only rides in one strict top-level `valve` object of an OpenAI-shaped body: the
@@ -24,7 +24,7 @@ export const valveOptionsSchema = z.strictObject({
   modelPolicy: modelPolicySchema.optional(),
   context: z.array(contextItemSchema).max(1000).optional(),
   rendering: renderingSchema.optional(),
-  receiptId: uuidSchema.optional(),
+  receiptId: callerReceiptIdSchema.optional(),
   receiptSalt: z
     .string()
     .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')

@@ -1,3 +1,4 @@
+import { generateReceiptId } from '../contracts/generate-receipt-id';
 import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
@@ -80,7 +81,7 @@ export async function prepareReason(
   deps: ReasonDeps,
   options: ReasonOptions = {},
 ): Promise<PreparedReason> {
-  const receiptId = request.receiptId ?? crypto.randomUUID();
+  const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
