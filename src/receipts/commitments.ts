@@ -8,7 +8,7 @@ import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
 import { canonicalJson, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 
-// Exactly receipts.md "Commitments (exact bytes)":
+// The commitments, byte for byte (HKDF: RFC 5869, HMAC: RFC 2104, JCS: RFC 8785; README "For auditors"):
 //   S   = UTF8(receiptSalt)
 //   K_f = HKDF-SHA256(IKM = S, salt = "valve-receipt/v1/kdf", info = "valve-receipt/v1/field" || 0x00 || rid16 || UTF8(f), L = 32)
 //   C_f = HMAC-SHA256(K_f, "valve-receipt/v1/commit" || 0x00 || UTF8(f) || 0x00 || UTF8(JCS(value_f)))
