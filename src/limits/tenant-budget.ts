@@ -75,29 +75,6 @@ export class TenantBudget extends DurableObject<Env> {
     };
   }
 
-  /** Reserves up to `wantedUsd`, at least `minimumUsd`, of what is left this month. */
-  reserve(wantedUsd: number, minimumUsd: number): Reservation {
-    const now = Date.now();
-    this.release(now);
-    const month = monthOf(now);
-    const capUsd = this.cap();
-    if (capUsd === null) return { ok: true, id: null, amountUsd: wantedUsd, capped: false };
-    const spentUsd = this.spent(month);
-    const reservedUsd = this.reserved(month);
-    const left = capUsd - spentUsd - reservedUsd;
-    if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
-    const amountUsd = Math.min(wantedUsd, left);
-    const id = crypto.randomUUID();
-    this.ctx.storage.sql.exec(
-      'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
-      id,
-      month,
-      amountUsd,
-      now,
-    );
-    return { ok: true, id, amountUsd, capped: true };
-  }
-
   /**
    * Adds up to `wantedUsd`, at least `minimumUsd`, of what is left to an isolate's lease (a standing
    * reservation its requests draw on locally), or opens one when `leaseId` is null or was released.
@@ -162,23 +139,6 @@ export class TenantBudget extends DurableObject<Env> {
         'INSERT INTO spend (month, spent_usd) VALUES (?, ?) ON CONFLICT(month) DO UPDATE SET spent_usd = spent_usd + excluded.spent_usd',
         month,
         Math.max(0, spentUsd),
-      );
-    });
-  }
-
-  /** Replaces a reservation by what the request actually cost. */
-  settle(id: string | null, actualUsd: number): void {
-    if (id === null) return;
-    const row = this.ctx.storage.sql
-      .exec<{ month: string }>('SELECT month FROM reservations WHERE id = ?', id)
-      .toArray()[0];
-    const month = row?.month ?? monthOf(Date.now());
-    this.ctx.storage.transactionSync(() => {
-      this.ctx.storage.sql.exec('DELETE FROM reservations WHERE id = ?', id);
-      this.ctx.storage.sql.exec(
-        'INSERT INTO spend (month, spent_usd) VALUES (?, ?) ON CONFLICT(month) DO UPDATE SET spent_usd = spent_usd + excluded.spent_usd',
-        month,
-        Math.max(0, actualUsd),
       );
     });
   }

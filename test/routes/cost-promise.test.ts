@@ -174,7 +174,7 @@ describe('a refused reservation', () => {
       body: JSON.stringify({ monthlyCapUsd: capUsd }),
     });
     // A request still running holds most of the cap; nothing is spent.
-    const held = await env.TENANT_BUDGET.getByName(tenant).reserve(0.015, 0);
+    const held = await env.TENANT_BUDGET.getByName(tenant).drawLease(null, 0.015, 0);
     expect(held.ok).toBe(true);
     const { res } = await post(key, { ...request, modelPolicy: { maxOutputTokens: 2_500 } });
     expect(res.status).toBe(402);
