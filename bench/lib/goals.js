@@ -57,7 +57,7 @@ export function goalRows(m) {
   });
   const capped = ratioOf(max.capped?.rps, peer?.rps);
   rows.push({
-    goal: 'throughput, capped tenant (budget reserve + settle)',
+    goal: 'throughput, capped tenant (budget lease + settlement)',
     target: '≥ 1× Portkey',
     measured: `${show(max.capped?.rps ?? null, ' req/s')} vs ${show(peer?.rps ?? null, ' req/s')}`,
     ratio: peer ? show(capped, '×') : noPeer,
