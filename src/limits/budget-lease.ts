@@ -157,8 +157,16 @@ export class BudgetLeases {
           const release = idle ? Math.max(0, lease.availableUsd) : 0;
           lease.unsettledUsd -= spent;
           lease.availableUsd -= release;
-          if (idle && this.leases.get(tenant) === lease) this.leases.delete(tenant);
-          await io.settleLease(id, spent, release);
+          const held = this.leases.get(tenant) === lease;
+          if (idle && held) this.leases.delete(tenant);
+          if (!(await settleWithRetries(() => io.settleLease(id, spent, release)))) {
+            // Never drop spend: it goes back on the lease, which stays, and the next settlement carries it.
+            lease.unsettledUsd += spent;
+            lease.availableUsd += release;
+            if (idle && held && !this.leases.has(tenant)) this.leases.set(tenant, lease);
+            console.error(JSON.stringify({ event: 'budget.settlement_failed', tenant, spentUsd: spent }));
+            break;
+          }
           if (idle) break;
         }
       } finally {
@@ -169,5 +177,22 @@ export class BudgetLeases {
 
   private idle(lease: Lease): boolean {
     return lease.inFlight === 0 && lease.drawing === undefined;
+  }
+}
+
+/** Waits before each further try of a settlement the tenant's object did not take. */
+const settleRetryMs = [50, 250, 1000];
+
+/** One settlement, tried again after a failure; false when every try failed. */
+async function settleWithRetries(send: () => Promise<void>): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await send();
+      return true;
+    } catch {
+      const wait = settleRetryMs[attempt];
+      if (wait === undefined) return false;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }

@@ -22,6 +22,14 @@ function lostClaim(id: string): ApiError {
   );
 }
 
+/** This isolate's claim completions still being written behind their answers. */
+const pendingCompletions = new Set<Promise<unknown>>();
+
+/** Resolves once every claim completion this isolate has under way is written (or has failed). */
+export async function completionsWritten(): Promise<void> {
+  await Promise.allSettled([...pendingCompletions]);
+}
+
 /** The request's round trips, and its work behind the answer. */
 export interface ReceiptHookIo {
   trips: RoundTrips;
@@ -32,7 +40,7 @@ export interface ReceiptHookIo {
  * The pipeline's receipt hook for one tenant: issue (commit, sign, log), then keep the metadata and,
  * when the caller chose the salt, the sealed replay copy in D1. With a claim (a caller-chosen
  * receiptId), the signed receipt is fenced into the claim before it is logged and completed after,
- * before the answer leaves: a request that lost its claim never logs, and one whose save fails leaves
+ * behind the answer: a request that lost its claim never logs, and one whose save fails leaves
  * the receipt for its retry to recover, never to sign again. Without one, the row is written behind
  * the answer, batched with the usage rows, since no request can replay an id nobody has seen.
  */
@@ -77,7 +85,16 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       throw error;
     });
     if (claim) {
-      await complete(claim, issued.receipt.jws, issued.logIndex, issued.receipt.proof);
+      // Signed, fenced under the claim and logged: the answer need not wait for the completion. If it
+      // fails, the row stays 'signed' and the exact retry recovers this same receipt from the log.
+      const { jws, proof } = issued.receipt;
+      const completing = complete(claim, jws, issued.logIndex, proof)
+        .catch(() =>
+          console.error(JSON.stringify({ event: 'receipt.completion_failed', receiptId: claim.id })),
+        )
+        .finally(() => pendingCompletions.delete(completing));
+      pendingCompletions.add(completing);
+      io.background(() => completing);
       return issued.receipt;
     }
     const replay = issued.saltGenerated ? null : await sealFor(issued.salt, issued.receipt);
@@ -135,7 +152,10 @@ async function fence(
   if (!fenced) throw lostClaim(response.receiptId);
 }
 
-/** Saves the log index and proof; if that fails, the row stays 'signed' for the retry to complete. */
+/**
+ * Saves the log index and proof, behind the answer; if that fails, the lease ends now and the row stays
+ * 'signed' for the retry to complete from the log.
+ */
 async function complete(claim: HeldClaim, jws: string, logIndex: number, proof: string): Promise<void> {
   try {
     await completeClaim(claim.db, {

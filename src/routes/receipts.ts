@@ -7,6 +7,7 @@ import { ApiError } from '../errors';
 import { logOriginOf } from '../log/receipt-log';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
+import { completionsWritten } from '../reason/receipt-hook';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { verifyBundle } from '../receipts/verify-bundle';
 import { findReceipt } from '../storage/receipts';
@@ -46,9 +47,10 @@ export const receiptRoutes = new Hono<AppEnv>()
   .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
     const id = c.req.param('receiptId');
     let row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
-    if (row === null) {
-      // The row of a receipt issued without a caller receiptId may still be on its way behind the answer.
-      await rowsWritten(c.env.DB);
+    if (row === null || row.state !== 'issued') {
+      // A receipt's row (without a caller receiptId) or its claim's completion (with one) may still be on
+      // its way behind the answer.
+      await Promise.all([rowsWritten(c.env.DB), completionsWritten()]);
       row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
     }
     if (row === null || row.state !== 'issued') {

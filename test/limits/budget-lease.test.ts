@@ -89,4 +89,25 @@ describe('per-isolate budget leases', () => {
     const refused = await leases.admit('t', 0.01, 0.01, { ...tenant.io, background: () => undefined });
     expect(refused).toEqual({ ok: false, capUsd: 0, spentUsd: 0, reservedUsd: 0 });
   });
+
+  it('keeps a settlement the tenant object failed to take, and delivers it on a later try', async () => {
+    const tenant = tenantObject(1);
+    let failures = 2;
+    const settle = tenant.io.settleLease;
+    const background: Promise<unknown>[] = [];
+    const io = {
+      ...tenant.io,
+      settleLease: (id: string, spent: number, release: number) =>
+        failures-- > 0 ? Promise.reject(new Error('object unreachable')) : settle(id, spent, release),
+      background: (work: () => Promise<unknown>) => void background.push(work()),
+    };
+    const leases = new BudgetLeases();
+    const outcome = await leases.admit('t', 0.01, 0.01, io);
+    expect(outcome.ok && outcome.capped).toBe(true);
+    if (!outcome.ok || !outcome.capped) return;
+    await outcome.admission.settle(0.004);
+    await Promise.all(background);
+    expect(tenant.state.spentUsd).toBeCloseTo(0.004, 12);
+    expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+  });
 });
