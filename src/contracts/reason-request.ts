@@ -32,6 +32,15 @@ export const receiptSaltPattern = /^[A-Za-z0-9_-]{43,512}$/;
 
 export const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * A tool call's id: the characters every provider takes (Anthropic allows only these), one line, so it
+ * can never break the region tag it is rendered into.
+ */
+export const toolCallIdPattern = /^[A-Za-z0-9_-]{1,256}$/;
+export const toolCallIdSchema = z
+  .string()
+  .regex(toolCallIdPattern, 'must be 1–256 characters of A–Z, a–z, 0–9, _ or -');
+
 export const jsonObjectSchema = z.record(z.string(), z.unknown());
 
 export const capabilitySchema = z.strictObject({
@@ -68,7 +77,7 @@ const toolNameSchema = z.string().regex(toolNamePattern, 'must be 1–64 charact
 
 /** One call an assistant turn made: the id pairs it with its result, the arguments are model output. */
 export const toolCallSchema = z.strictObject({
-  id: z.string().min(1).max(256),
+  id: toolCallIdSchema,
   name: toolNameSchema,
   arguments: jsonObjectSchema,
 });
@@ -91,7 +100,7 @@ export const assistantTurnSchema = z
 /** A tool's result, answering one call of an earlier assistant turn. Always untrusted. */
 export const toolTurnSchema = z.strictObject({
   role: z.literal('tool'),
-  toolCallId: z.string().min(1).max(256),
+  toolCallId: toolCallIdSchema,
   name: toolNameSchema.optional(),
   content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),
 });

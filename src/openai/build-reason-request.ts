@@ -43,7 +43,7 @@ const prefers = { 'valve/cost': 'cost', 'valve/speed': 'speed', 'valve/quality':
 /** `auto` → the default policy; `valve/<prefer>` → prefer; `provider/model` → pinned, no fallback. */
 export function policyOfModel(model: string): ModelPolicy {
   if (model === 'auto') return {};
-  if (model in prefers) return { prefer: prefers[model as keyof typeof prefers] };
+  if (Object.hasOwn(prefers, model)) return { prefer: prefers[model as keyof typeof prefers] };
   const slash = model.indexOf('/');
   if (slash > 0 && slash < model.length - 1) {
     return {

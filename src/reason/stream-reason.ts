@@ -46,7 +46,15 @@ export function streamReason(
   options: StreamReasonOptions,
 ): AsyncIterable<StreamEvent> {
   const queue = new EventQueue<StreamEvent>();
-  void produce(prepared, deps, options, queue).finally(() => queue.close());
+  void produce(prepared, deps, options, queue)
+    .catch((error: unknown) => {
+      // produce ends every stream with one terminal event itself; this is only what its own error
+      // handling threw (for example an onEnd hook), logged by kind, never by content.
+      console.error(
+        JSON.stringify({ event: 'stream.producer_failed', kind: (error as Error)?.name ?? 'unknown' }),
+      );
+    })
+    .finally(() => queue.close());
   return queue;
 }
 

@@ -55,7 +55,8 @@ export async function renewLease(
   const result = await db
     .prepare(
       `UPDATE receipts SET lease_until = MAX(COALESCE(lease_until, 0), ?)
-       WHERE tenant = ? AND id = ? AND claim_token = ? AND state IN ('pending', 'signed')`,
+       WHERE tenant = ? AND id = ? AND claim_token = ? AND state IN ('pending', 'signed')
+         AND COALESCE(lease_until, 1) <> 0`,
     )
     .bind(leaseUntil, tenant, id, token)
     .run();

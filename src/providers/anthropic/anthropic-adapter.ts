@@ -36,7 +36,8 @@ export const anthropicAdapter = withSupportedSettings(
   {
     // Anthropic takes temperature in 0–1 only, not both temperature and top_p on current models, and no seed.
     temperature: (settings) => (settings.temperature ?? 0) <= 1,
-    top_p: (settings) => settings.temperature === undefined,
+    // top_p is dropped beside a temperature Anthropic takes, kept when that temperature is dropped.
+    top_p: (settings) => settings.temperature === undefined || settings.temperature > 1,
     stop: true,
     seed: false,
     parallel_tool_calls: true,
