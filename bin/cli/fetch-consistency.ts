@@ -6,13 +6,25 @@ import type { FetchConsistency } from '../../src/receipts/verify-held';
 // comes back is only a proof: it is checked against the two signed checkpoints, never trusted.
 
 export function consistencyUrl(logUrl: string, from: number, to: number): string {
+  return `${logPath(logUrl)}/consistency?from=${from}&to=${to}`;
+}
+
+function logPath(logUrl: string): string {
   const base = logUrl.replace(/\/+$/, '');
-  const path = base.endsWith('/v1/log') ? base : `${base}/v1/log`;
-  return `${path}/consistency?from=${from}&to=${to}`;
+  return base.endsWith('/v1/log') ? base : `${base}/v1/log`;
 }
 
 export function fetchConsistencyFrom(logUrl: string): FetchConsistency {
-  return async (_origin, from, to) => {
+  return async (origin, from, to) => {
+    // Only the log the bundle names may answer: a proof from another log (a wrong URL, a staging
+    // Valve) would not verify and would be taken for a fork, so a mismatch is "could not check".
+    const checkpointUrl = `${logPath(logUrl)}/checkpoint`;
+    const served = await fetch(checkpointUrl, { headers: { accept: 'application/json' } });
+    if (!served.ok) throw new Error(`${checkpointUrl} answered ${served.status}`);
+    const servedOrigin = ((await served.json()) as { origin?: unknown }).origin;
+    if (servedOrigin !== origin) {
+      throw new Error(`${logUrl} serves the log ${String(servedOrigin)}, not ${origin}`);
+    }
     const url = consistencyUrl(logUrl, from, to);
     const res = await fetch(url, { headers: { accept: 'application/json' } });
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);

@@ -43,6 +43,8 @@ let valve: RunningValve;
 let dir: string;
 let broken: Server;
 let brokenUrl: string;
+let other: Server;
+let otherUrl: string;
 const file = (name: string) => join(dir, name);
 const save = (name: string, value: unknown) => writeFileSync(file(name), JSON.stringify(value, null, 2));
 
@@ -90,11 +92,24 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
   brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+  // Another log: well-formed answers whose proof cannot fit this bundle's checkpoints.
+  other = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const from = Number(url.searchParams.get('from') ?? 1);
+    const to = Number(url.searchParams.get('to') ?? 2);
+    const body = url.pathname.endsWith('/checkpoint')
+      ? { origin: 'staging.example/log/0', treeSize: to, rootHash: 'AA==', checkpoint: '' }
+      : { from, to, hashes: ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='] };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   await valve?.stop();
   await new Promise((resolve) => broken?.close(resolve));
+  await new Promise((resolve) => other?.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -162,6 +177,14 @@ describe('valve-verify --fetch and its exit codes', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('could not fetch the consistency proof');
     expect(result.stdout).toContain('answered 503');
+  });
+
+  it('exits 2, not 3 (fork), when --fetch names a Valve that serves another log', async () => {
+    const state = file('other-log');
+    expect((await verify('first-bundle.json', '--state', state)).code).toBe(0);
+    const result = await verify('second-bundle.json', '--state', state, '--fetch', otherUrl);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('serves the log staging.example/log/0');
   });
 
   it('exits 1 when a check fails, and 2 on a usage error', async () => {
