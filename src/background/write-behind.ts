@@ -20,7 +20,7 @@ interface HealthWrite {
 
 function statementsOf(db: D1Database, rows: RowWrite[]): D1PreparedStatement[] {
   const statements = rows.map((row) =>
-    row.kind === 'usage' ? usageInsert(db, row.record) : issuedReceiptStatement(db, row.row, false),
+    row.kind === 'usage' ? usageInsert(db, row.record) : issuedReceiptStatement(db, row.row),
   );
   const latest = Math.max(0, ...rows.map((row) => (row.kind === 'receipt' ? row.row.iat : 0)));
   if (latest > 0) statements.push(purgeExpiredReplays(db, latest));

@@ -6,7 +6,7 @@ import { logOriginOf } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { completeClaim, endLease, fenceClaim } from '../storage/receipt-claims';
-import { type IssuedRow, saveIssuedReceipt } from '../storage/receipts';
+import type { IssuedRow } from '../storage/receipts';
 import { countedStub, type RoundTrips } from '../storage/round-trips';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
@@ -46,6 +46,11 @@ export interface ReceiptHookIo {
  */
 export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, claim?: HeldClaim): IssueReceipt {
   return async (request: ReasonRequest, response) => {
+    // A caller's receiptId is issued only under its claim (serve-reason always takes one first), so
+    // there is one way to record a claimed receipt: the fence.
+    if (request.receiptId !== undefined && claim === undefined) {
+      throw new Error('a caller receiptId is issued only under its claim');
+    }
     const origin = logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
     const log = countedStub(env.RECEIPT_LOG.getByName(origin), io.trips, 'do:log');
@@ -112,8 +117,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       replay,
       replayExpiresAt: replay === null ? null : issued.iat + REPLAY_RETENTION_MS,
     };
-    if (request.receiptId === undefined) io.background(() => writeReceiptRow(env.DB, row));
-    else await io.trips.time('d1:receipt', () => saveIssuedReceipt(env.DB, row));
+    io.background(() => writeReceiptRow(env.DB, row));
     return issued.receipt;
   };
 }

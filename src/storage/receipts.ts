@@ -50,33 +50,18 @@ export async function findReceipt(db: D1Database, tenant: string, id: string): P
     .first<StoredReceipt>();
 }
 
-/**
- * Records an issued receipt, over its claim or as a new row (a request without a receiptId), and in
- * the same round trip drops replay copies whose retention has ended.
- */
-export async function saveIssuedReceipt(db: D1Database, row: IssuedRow): Promise<void> {
-  await db.batch([issuedReceiptStatement(db, row), purgeExpiredReplays(db, row.iat)]);
-}
-
 const insertIssued = `INSERT INTO receipts (tenant, id, state, claimed_at, salt_generated, log_origin, log_index,
          kid, iat, provider, model, region, cost_usd, jws, proof, replay, replay_expires_at)
        VALUES (?, ?, 'issued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
- * The statement that records an issued receipt: over the request's own claim, or (`claimed` false, a
- * Valve-generated id written behind the answer) only as a new row, never over anyone's claim.
+ * The statement that records the receipt of a request without a receiptId (a Valve-generated id, written
+ * behind the answer): only as a new row, never over anyone's claim. Claimed receipts are fenced and
+ * completed in receipt-claims.ts.
  */
-export function issuedReceiptStatement(db: D1Database, row: IssuedRow, claimed = true): D1PreparedStatement {
-  const onConflict = claimed
-    ? `ON CONFLICT (tenant, id) DO UPDATE SET state = 'issued', salt_generated = excluded.salt_generated,
-         log_origin = excluded.log_origin, log_index = excluded.log_index, kid = excluded.kid, iat = excluded.iat,
-         provider = excluded.provider, model = excluded.model, region = excluded.region,
-         cost_usd = excluded.cost_usd, jws = excluded.jws, proof = excluded.proof, replay = excluded.replay,
-         replay_expires_at = excluded.replay_expires_at
-       WHERE receipts.state = 'pending'`
-    : 'ON CONFLICT (tenant, id) DO NOTHING';
+export function issuedReceiptStatement(db: D1Database, row: IssuedRow): D1PreparedStatement {
   return db
-    .prepare(`${insertIssued} ${onConflict}`)
+    .prepare(`${insertIssued} ON CONFLICT (tenant, id) DO NOTHING`)
     .bind(
       row.tenant,
       row.id,
