@@ -1,3 +1,4 @@
+import type { IssuedRow } from './receipts';
 // D1 queries of the claims of caller-chosen receipt ids (migrations/0004_receipt_claims.sql). Every
 // write a holder makes compares its claim token in the same statement, so a request that lost its
 // claim can neither sign over, release, nor extend the claim of the request that took it.
@@ -82,23 +83,10 @@ export async function releaseClaim(db: D1Database, tenant: string, id: string, t
 }
 
 /** What a holder records of its signed receipt before the log append: everything but index and proof. */
-export interface SignedClaim {
-  tenant: string;
-  id: string;
+export type SignedClaim = Omit<IssuedRow, 'logIndex' | 'proof'> & {
+  /** The holder's claim token, compared in the same statement. */
   token: string;
-  saltGenerated: boolean;
-  logOrigin: string;
-  kid: string;
-  iat: number;
-  provider: string;
-  model: string;
-  region: string;
-  costUsd: number;
-  jws: string;
-  /** The sealed response without its log proof; null when Valve drew the salt. */
-  replay: Uint8Array | null;
-  replayExpiresAt: number | null;
-}
+};
 
 /**
  * The fence: turns the holder's pending claim into 'signed' in one statement that compares its token.
