@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
-import { RECEIPT_FIELDS_V2 } from './receipt-field-names';
+import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
 /** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
-const openNamePattern =
-  /^(req\.(task|instructions|context|conversation|tools|output|modelPolicy|tenant)|res\.(output|toolCalls|meta)|dec\.(model|trace)|req\.(context|conversation)\[(0|[1-9][0-9]{0,5})\])$/;
+const openNameSchema = z
+  .string()
+  .refine((name) => isReceiptField(name) || parseItemName(name) !== null, 'is not a receipt field or item');
 
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
@@ -19,7 +20,7 @@ export const disclosureBundleSchema = z.strictObject({
   proof: z.string(),
   salt: z.string().regex(receiptSaltPattern).optional(),
   open: z.record(
-    z.string().regex(openNamePattern, 'is not a receipt field or item'),
+    openNameSchema,
     z.strictObject({
       value: z.unknown(),
       /** K_f, base64url of 32 bytes; without it the bundle's salt derives it. */

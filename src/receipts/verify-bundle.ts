@@ -6,12 +6,7 @@ import {
   type VerifyCheck,
   type VerifyReport,
 } from '../contracts/receipt-bodies';
-import {
-  isReceiptField,
-  parseItemName,
-  RECEIPT_TYP_V1,
-  TENANT_FIELD,
-} from '../contracts/receipt-field-names';
+import { RECEIPT_TYP_V1, TENANT_FIELD } from '../contracts/receipt-field-names';
 import type { TrustRoot } from '../contracts/trust-root';
 import { decodeBase64Url, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
@@ -59,10 +54,6 @@ function report(checks: VerifyCheck[], parts: Partial<VerifyReport> = {}): Verif
   };
 }
 
-function isOpenableName(name: string): boolean {
-  return isReceiptField(name) || parseItemName(name) !== null;
-}
-
 function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: string } {
   const parsed = disclosureBundleSchema.safeParse(input);
   if (!parsed.success) {
@@ -73,7 +64,6 @@ function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: 
   }
   const bundle = parsed.data;
   for (const [field, opened] of Object.entries(bundle.open)) {
-    if (!isOpenableName(field)) return { problem: `open.${field} is not a receipt field or item` };
     if (!('value' in opened)) return { problem: `open.${field} has no value` };
     if (findIJsonProblems(opened.value).length > 0) return { problem: `open.${field}.value is not I-JSON` };
     if (opened.key === undefined && bundle.salt === undefined) {
