@@ -44,11 +44,11 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
         requestId: c.var.requestId,
       });
       const replay = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-      return (await sseResponse(frames, abort, {
+      return sseResponse(frames, abort, {
         ...headers,
         ...replay,
         'X-Valve-Receipt-Id': receiptId,
-      })) as never;
+      });
     }
     const { response, replayed } = await answerJson(c, run);
     const held = holdBack(response, request.tools, allow);

@@ -69,7 +69,7 @@ export const openaiRoutes = new Hono<AppEnv>()
           ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
           'X-Valve-Receipt-Id': receiptId,
         });
-        return res as never;
+        return res;
       }
       const { response, replayed } = await answerJson(c, run);
       const held = holdBack(response, request.tools, allow);
