@@ -15,6 +15,25 @@ import { readdirSync, readFileSync } from 'node:fs';
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs: number, probe?: () => Promise<boolean> }} options
  * @returns {Promise<Server>}
  */
+
+/**
+ * Stops a child process with `signal`, and with SIGKILL if it is still running 5 s later.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ * @returns {Promise<void>}
+ */
+export function stopChild(child, signal) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
 export function startServer(command, args, options) {
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -28,16 +47,7 @@ export function startServer(command, args, options) {
   child.stderr?.on('data', (text) => {
     err = (err + text).slice(-8000);
   });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      child.once('exit', () => {
-        clearTimeout(killer);
-        resolve(undefined);
-      });
-      child.kill('SIGTERM');
-    }).then(() => undefined);
+  const stop = () => stopChild(child, 'SIGTERM');
   const log = () => `${out.slice(-2000)}\n${err}`.trim();
   return new Promise((resolve, reject) => {
     let done = false;

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../lib/peer.js';
+import { stopChild } from '../lib/processes.js';
 
 /**
  * @param {string} root the repository
@@ -38,16 +39,7 @@ export async function startNpmStart(root, catalog) {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      child.once('exit', () => {
-        clearTimeout(killer);
-        resolve(undefined);
-      });
-      child.kill('SIGINT');
-    }).then(() => rmSync(dir, { recursive: true, force: true }));
+  const stop = () => stopChild(child, 'SIGINT').then(() => rmSync(dir, { recursive: true, force: true }));
   const began = Date.now();
   while (!/Try it:/.test(output)) {
     if (child.exitCode !== null || Date.now() - began > 120_000) {
