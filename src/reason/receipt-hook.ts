@@ -38,11 +38,11 @@ export interface ReceiptHookIo {
 
 /**
  * The pipeline's receipt hook for one tenant: issue (commit, sign, log), then keep the metadata and,
- * when the caller chose the salt, the sealed replay copy in D1. With a claim (a caller-chosen
+ * for a caller's receiptId with the caller's salt, the sealed replay copy in D1. With a claim (a caller-chosen
  * receiptId), the signed receipt is fenced into the claim before it is logged and completed after,
  * behind the answer: a request that lost its claim never logs, and one whose save fails leaves
  * the receipt for its retry to recover, never to sign again. Without one, the row is written behind
- * the answer, batched with the usage rows, since no request can replay an id nobody has seen.
+ * the answer, batched with the usage rows, with no replay copy: nobody can send a generated id back.
  */
 export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, claim?: HeldClaim): IssueReceipt {
   return async (request: ReasonRequest, response) => {
@@ -102,7 +102,8 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       io.background(() => completing);
       return issued.receipt;
     }
-    const replay = issued.saltGenerated ? null : await sealFor(issued.salt, issued.receipt);
+    // No replay copy: a replay needs the caller to send this id back, and callers cannot send the
+    // version 8 ids Valve generates.
     const row: IssuedRow = {
       tenant,
       id: issued.rid,
@@ -114,8 +115,8 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       ...meta,
       jws: issued.receipt.jws,
       proof: issued.receipt.proof,
-      replay,
-      replayExpiresAt: replay === null ? null : issued.iat + REPLAY_RETENTION_MS,
+      replay: null,
+      replayExpiresAt: null,
     };
     io.background(() => writeReceiptRow(env.DB, row));
     return issued.receipt;
