@@ -39,9 +39,13 @@ function rowBatcherOf(db: D1Database) {
   return batcher;
 }
 
-/** Resolves once the record is stored (or, after its retries, recorded as lost); hand it to waitUntil. */
+/**
+ * Puts the record in this isolate's next row batch. Hand the result to waitUntil: it is the batch's
+ * write (stored, or after its retries recorded as lost) when this record opened the batch, and
+ * already settled when it joined one, which the request that opened it keeps alive.
+ */
 export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
-  return rowBatcherOf(db).add({ kind: 'usage', record });
+  return rowBatcherOf(db).add({ kind: 'usage', record }) ?? Promise.resolve();
 }
 
 /**
@@ -50,7 +54,7 @@ export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
  * written before it.
  */
 export function writeReceiptRow(db: D1Database, row: IssuedRow): Promise<void> {
-  return rowBatcherOf(db).add({ kind: 'receipt', row });
+  return rowBatcherOf(db).add({ kind: 'receipt', row }) ?? Promise.resolve();
 }
 
 /**
@@ -75,5 +79,5 @@ export function writeHealth(namespace: object, stub: HealthStub, observations: O
     }, windowMs);
     healthBatchers.set(namespace, batcher);
   }
-  return batcher.add({ stub, observations });
+  return batcher.add({ stub, observations }) ?? Promise.resolve();
 }

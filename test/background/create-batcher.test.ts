@@ -2,16 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { createBatcher } from '../../src/background/create-batcher';
 
 describe('createBatcher', () => {
-  it('writes items added within the window in one call, and each add resolves once its item is written', async () => {
+  it('writes items added within the window in one call; only the add that opened it gets the write', async () => {
     const writes: number[][] = [];
     const batcher = createBatcher<number>(async (items) => {
       writes.push([...items]);
     }, 20);
-    const done = [batcher.add(1), batcher.add(2), batcher.add(3)];
+    const opened = batcher.add(1);
+    // The joiners ride along: nothing for them to wait on, the opener's request keeps the batch alive.
+    expect([batcher.add(2), batcher.add(3)]).toEqual([undefined, undefined]);
+    expect(opened).toBeInstanceOf(Promise);
     expect(writes).toEqual([]);
-    await Promise.all(done);
+    await opened;
     expect(writes).toEqual([[1, 2, 3]]);
-    await batcher.add(4);
+    const next = batcher.add(4);
+    expect(next).toBeInstanceOf(Promise);
+    await next;
     expect(writes).toEqual([[1, 2, 3], [4]]);
   });
 
@@ -24,14 +29,29 @@ describe('createBatcher', () => {
       60_000,
       2,
     );
-    await Promise.all([batcher.add(1), batcher.add(2)]);
+    const opened = batcher.add(1);
+    batcher.add(2);
+    await opened;
     expect(writes).toEqual([[1, 2]]);
   });
 
-  it('rejects every add of a batch whose write fails, so the caller can log it', async () => {
+  it('written() waits for every batch not yet written, whoever opened it', async () => {
+    const writes: number[][] = [];
+    const batcher = createBatcher<number>(async (items) => {
+      writes.push([...items]);
+    }, 10);
+    batcher.add(1);
+    batcher.add(2);
+    await batcher.written();
+    expect(writes).toEqual([[1, 2]]);
+  });
+
+  it('rejects the write of a batch that fails, so the request that opened it can log it', async () => {
     const batcher = createBatcher<number>(async () => {
       throw new Error('disk full');
     }, 5);
-    await expect(Promise.all([batcher.add(1), batcher.add(2)])).rejects.toThrow('disk full');
+    const opened = batcher.add(1);
+    batcher.add(2);
+    await expect(opened).rejects.toThrow('disk full');
   });
 });
