@@ -8,7 +8,7 @@
 //      streaming first byte; the OpenAI-compatible door (/openai/v1/chat/completions); `npm start`'s own server;
 //   3. Portkey's open-source gateway (@portkey-ai/gateway) installed into a temp folder on demand.
 // Throughput: `wrk -t1 -c16` when wrk is there (installed with apt-get when root), else autocannon.
-// Latency: autocannon at a fixed offered rate (200/s). Server CPU per request: the server process's
+// Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server process's
 // CPU time (/proc/<pid>/stat) over the throughput run, divided by its requests. Round trips: the
 // Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks and
 // bench/log-appends.js. Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
@@ -25,6 +25,7 @@ import { goalRows } from './lib/goals.js';
 import { measureTtfb, runLoad } from './lib/load.js';
 import { describeMachine, loadNow } from './lib/machine.js';
 import { runExtras, runMicro } from './lib/micro.js';
+import { runPaced } from './lib/paced.js';
 import { peerPackage } from './lib/peer.js';
 import { cpuSeconds, descendantsNamed, peakMemory } from './lib/processes.js';
 import { labels, toMarkdown } from './lib/report.js';
@@ -191,12 +192,7 @@ async function main() {
   for (const [name, target] of Object.entries(targets)) {
     await runLoad(target, { connections: 8, durationS: plan.warmupS });
     if (fixedRateOf.has(name)) {
-      fixed[name] = await runLoad(target, {
-        connections,
-        durationS: plan.rateS,
-        rate,
-        maxRequests: rate * plan.rateS,
-      });
+      fixed[name] = await runPaced(target, { connections, durationS: plan.rateS, rate });
     }
     const pids = serverPids[name] ?? [];
     const cpuBefore = cpuOf(pids);

@@ -31,7 +31,7 @@ export function toMarkdown(r) {
   const m = r.machine;
   const c = r.conditions;
   const lines = [
-    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (autocannon); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (paced open loop, one request every 1/rate s); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
     '',
     goalsMarkdown(r.goals),
     '',

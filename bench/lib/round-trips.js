@@ -83,6 +83,8 @@ export async function countRoundTrips(make, samples) {
     failures,
     samples: counts.length,
     median: counts[Math.floor(counts.length / 2)] ?? 0,
+    p90: counts[Math.min(counts.length - 1, Math.ceil(counts.length * 0.9) - 1)] ?? 0,
+    mean: Math.round((counts.reduce((a, b) => a + b, 0) / Math.max(1, counts.length)) * 100) / 100,
     max: counts[counts.length - 1] ?? 0,
     perRequest,
   };
