@@ -42,10 +42,10 @@ function rowBatcherOf(db: D1Database) {
 /**
  * Puts the record in this isolate's next row batch. Hand the result to waitUntil: it is the batch's
  * write (stored, or after its retries recorded as lost) when this record opened the batch, and
- * already settled when it joined one, which the request that opened it keeps alive.
+ * undefined when it joined one, which the request that opened it keeps alive.
  */
-export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
-  return rowBatcherOf(db).add({ kind: 'usage', record }) ?? Promise.resolve();
+export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> | undefined {
+  return rowBatcherOf(db).add({ kind: 'usage', record });
 }
 
 /**
@@ -53,8 +53,8 @@ export function writeUsage(db: D1Database, record: UsageRecord): Promise<void> {
  * Nobody can ask to replay a Valve-generated id before its answer has left, so the row need not be
  * written before it.
  */
-export function writeReceiptRow(db: D1Database, row: IssuedRow): Promise<void> {
-  return rowBatcherOf(db).add({ kind: 'receipt', row }) ?? Promise.resolve();
+export function writeReceiptRow(db: D1Database, row: IssuedRow): Promise<void> | undefined {
+  return rowBatcherOf(db).add({ kind: 'receipt', row });
 }
 
 /**
@@ -70,7 +70,11 @@ export async function rowsWritten(db: D1Database): Promise<void> {
  * at once by the caller (recordHealth), so the next request plans with the new circuit. Each batch is
  * written through the stub of a request in it: a stub belongs to the request that made it.
  */
-export function writeHealth(namespace: object, stub: HealthStub, observations: Observation[]): Promise<void> {
+export function writeHealth(
+  namespace: object,
+  stub: HealthStub,
+  observations: Observation[],
+): Promise<void> | undefined {
   let batcher = healthBatchers.get(namespace);
   if (!batcher) {
     batcher = createBatcher<HealthWrite>(async (writes) => {
@@ -79,5 +83,5 @@ export function writeHealth(namespace: object, stub: HealthStub, observations: O
     }, windowMs);
     healthBatchers.set(namespace, batcher);
   }
-  return batcher.add({ stub, observations }) ?? Promise.resolve();
+  return batcher.add({ stub, observations });
 }

@@ -1,6 +1,7 @@
+import { lazyStub, stubByName } from '../storage/stub-by-name';
 import type { HealthStub } from './health-client';
 
-/** The one shared ModelHealth instance, by name, through its RPC methods. */
+/** The one shared ModelHealth instance, by name, through its RPC methods; made when first called. */
 export function healthStubOf(env: Env): HealthStub {
-  return env.MODEL_HEALTH.getByName('global') as unknown as HealthStub;
+  return lazyStub(() => stubByName(env.MODEL_HEALTH, 'global') as unknown as HealthStub);
 }

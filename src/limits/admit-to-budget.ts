@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import type { RoundTrips } from '../storage/round-trips';
+import { lazyStub, stubByName } from '../storage/stub-by-name';
 import type { Admission } from './admission';
 import { BudgetLeases } from './budget-lease';
 import { isKnownUncapped, rememberUncapped } from './uncapped-tenants';
@@ -45,7 +46,8 @@ export type Background = (work: () => Promise<unknown>) => void;
 export function admitToBudget(env: Env, tenant: string, trips: RoundTrips, background: Background) {
   return async (wantedUsd: number, minimumUsd: number): Promise<Admission> => {
     if (isKnownUncapped(tenant, Date.now())) return unlimited;
-    const budget = env.TENANT_BUDGET.getByName(tenant);
+    // Made only when the lease must be drawn or settled: most admissions are covered by this isolate's lease.
+    const budget = lazyStub(() => stubByName(env.TENANT_BUDGET, tenant));
     const admitted = await budgetLeases.admit(tenant, wantedUsd, minimumUsd, {
       drawLease: (leaseId, wanted, minimum) => budget.drawLease(leaseId, wanted, minimum),
       settleLease: (leaseId, spent, release) => budget.settleLease(leaseId, spent, release),

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { TokenLeases } from '../limits/token-lease';
+import { stubByName } from '../storage/stub-by-name';
 
 const fallbackPerMinute = 600;
 
@@ -27,7 +28,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const perMinute =
     caller.rateLimitPerMinute ?? (Number(c.env.DEFAULT_RATE_LIMIT_PER_MINUTE) || fallbackPerMinute);
   const result = await tokenLeases.take(caller.keyId, perMinute, {
-    draw: (limit, want) => c.env.RATE_LIMITER.getByName(caller.keyId).lease(limit, want),
+    draw: (limit, want) => stubByName(c.env.RATE_LIMITER, caller.keyId).lease(limit, want),
     background: (work) => keepAlive(c, work),
     // A refill behind the answer is not a round trip the answer waits on; a draw it awaits is.
     wait: (work) => c.var.trips.time('do:rate-limit', work),

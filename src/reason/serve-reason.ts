@@ -24,9 +24,10 @@ export interface ServeDeps {
   pipeline: (
     claim: HeldClaim | undefined,
   ) => Promise<{ deps: ReasonDeps & { issueReceipt: IssueReceipt }; flushHealth: () => void }>;
-  writeUsage: (record: UsageRecord) => Promise<void>;
+  /** The record's write to keep alive, or undefined when it rides in a batch another request keeps. */
+  writeUsage: (record: UsageRecord) => Promise<void> | undefined;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
-  background: (work: () => Promise<unknown>) => void;
+  background: (work: () => Promise<unknown> | undefined) => void;
 }
 
 /** How a door other than POST /v1/reason serves its derived requests: the pipeline's options, its route. */

@@ -1,9 +1,14 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 
-/** Work that must not hold up the response (health updates): `waitUntil` when the runtime gives one. */
-export function runInBackground(c: Context<AppEnv>, work: () => Promise<unknown>): void {
-  const promise = work().catch((error: unknown) => {
+/**
+ * Work that must not hold up the response (health updates): `waitUntil` when the runtime gives one.
+ * Work that answers undefined has nothing left to keep alive (a row that joined another request's batch).
+ */
+export function runInBackground(c: Context<AppEnv>, work: () => Promise<unknown> | undefined): void {
+  const started = work();
+  if (started === undefined) return;
+  const promise = started.catch((error: unknown) => {
     console.warn(JSON.stringify({ level: 'warn', event: 'background.failed', error: String(error) }));
   });
   try {
