@@ -77,8 +77,15 @@ export const readBody = createMiddleware<AppEnv>(async (c, next) => {
   if (body === null || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
   const timeoutMs = Number(c.env.BODY_READ_TIMEOUT_MS) || defaultBodyTimeoutMs;
   const bytes = await readAll(body, timeoutMs);
-  if (jsonLike.test(c.req.header('Content-Type') ?? '')) decodeJsonText(bytes);
-  // The bytes already read become the body the rest of the app reads, with nothing left to wait for.
-  c.req.raw = new Request(c.req.raw, { body: bytes });
+  // What was read becomes the body the rest of the app reads through Hono (`c.req.text()`, `.json()`,
+  // `.arrayBuffer()` answer from this cache): a JSON body decoded once, here, and no second Request
+  // built around a copy of the bytes. The raw request's stream is spent; nothing reads it after this.
+  // (Hono keeps promises in the cache at run time; its type names the settled values.)
+  const cache = c.req.bodyCache as unknown as Record<'text' | 'arrayBuffer', Promise<unknown>>;
+  if (jsonLike.test(c.req.header('Content-Type') ?? '')) {
+    cache.text = Promise.resolve(decodeJsonText(bytes));
+  } else {
+    cache.arrayBuffer = Promise.resolve(bytes.buffer);
+  }
   await next();
 });

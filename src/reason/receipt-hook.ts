@@ -8,7 +8,6 @@ import { serviceKeysOf } from '../receipts/service-keys';
 import { completeClaim, endLease, fenceClaim } from '../storage/receipt-claims';
 import type { IssuedRow } from '../storage/receipts';
 import { countedStub, type RoundTrips } from '../storage/round-trips';
-import { stubByName } from '../storage/stub-by-name';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
 import { issueReceipt } from './issue-receipt';
@@ -54,7 +53,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
     }
     const origin = logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
-    const log = countedStub(stubByName(env.RECEIPT_LOG, origin), io.trips, 'do:log');
+    const log = countedStub(env.RECEIPT_LOG.getByName(origin), io.trips, 'do:log');
     const meta = {
       provider: response.model.provider,
       model: response.model.model,
