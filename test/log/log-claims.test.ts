@@ -1,0 +1,105 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { ClaimedEntry } from '../../src/log/log-claims';
+
+// The log shard as the arbiter of one logged receipt per (tenant, receiptId): a holder's append and a
+// taker's registration, in either order, leave exactly one entry, and the loser is told so.
+
+function entry(n: number): Uint8Array {
+  const bytes = new Uint8Array(32);
+  new DataView(bytes.buffer).setUint32(0, n);
+  bytes[31] = 9;
+  return bytes;
+}
+
+const meta = {
+  saltGenerated: false,
+  kid: 'kid-1',
+  iat: 1_000,
+  provider: 'openai',
+  model: 'gpt',
+  region: 'us',
+  costUsd: 0.5,
+  replayExpiresAt: 2_000,
+};
+
+function claimed(rid: string, token: string, n: number): ClaimedEntry {
+  return {
+    tenant: 't',
+    rid,
+    token,
+    entry: entry(n),
+    jws: `jws-${token}`,
+    replay: new Uint8Array([n, 1, 2]),
+    meta,
+    expiresAt: Date.now() + 60_000,
+  };
+}
+
+describe('ReceiptLog claimed appends', () => {
+  it('appends once per holder: the same holder asking again gets the same index and logs nothing', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-same');
+    const first = await log.appendClaimed(claimed('r1', 'a', 1));
+    const again = await log.appendClaimed(claimed('r1', 'a', 1));
+    expect(first.kind).toBe('appended');
+    expect(again).toMatchObject({ kind: 'appended', index: first.kind === 'appended' ? first.index : -1 });
+    expect(await log.size()).toBe(1);
+  });
+
+  it('refuses the old holder once a taker registered, even after the taker logged', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-lost');
+    expect(await log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 })).toEqual(
+      { kind: 'registered' },
+    );
+    expect(await log.appendClaimed(claimed('r', 'a', 1))).toEqual({ kind: 'lost' });
+    expect(await log.size()).toBe(0);
+    expect((await log.appendClaimed(claimed('r', 'b', 2))).kind).toBe('appended');
+    expect(await log.appendClaimed(claimed('r', 'a', 1))).toEqual({ kind: 'lost' });
+    expect(await log.size()).toBe(1);
+  });
+
+  it('answers a taker the receipt the holder already logged, with its replay copy and metadata', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-logged');
+    const appended = await log.appendClaimed(claimed('r', 'a', 3));
+    const taken = await log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 });
+    expect(taken.kind).toBe('logged');
+    if (taken.kind !== 'logged' || appended.kind !== 'appended') throw new Error('unexpected');
+    expect(taken.logged).toMatchObject({ index: appended.index, jws: 'jws-a', meta });
+    expect([...(taken.logged.replay ?? [])]).toEqual([3, 1, 2]);
+    expect(taken.logged.proof).toContain(`\nindex ${appended.index}\n`);
+    // The registration came too late to take anything over: the holder's retry still gets its answer.
+    expect((await log.appendClaimed(claimed('r', 'a', 3))).kind).toBe('appended');
+    expect(await log.size()).toBe(1);
+  });
+
+  it('makes a registration that arrives during the holder’s append wait for it and answer it', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-race');
+    const [appended, taken] = await Promise.all([
+      log.appendClaimed(claimed('r', 'a', 4)),
+      log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 }),
+    ]);
+    expect(appended.kind).toBe('appended');
+    expect(taken.kind).toBe('logged');
+    expect(await log.size()).toBe(1);
+  });
+
+  it('logs one of two concurrent holders with different tokens and tells the other what was logged', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-two');
+    const answers = await Promise.all([
+      log.appendClaimed(claimed('r', 'a', 5)),
+      log.appendClaimed(claimed('r', 'c', 6)),
+    ]);
+    expect(answers.map((a) => a.kind).sort()).toEqual(['appended', 'logged-by-other']);
+    expect(await log.size()).toBe(1);
+  });
+
+  it('keeps ids per tenant, and the idempotent append of a recovery finds a claimed entry', async () => {
+    const log = env.RECEIPT_LOG.getByName('claims-tenants');
+    const one = await log.appendClaimed(claimed('r', 'a', 7));
+    const other = await log.appendClaimed({ ...claimed('r', 'a', 8), tenant: 'u' });
+    expect([one.kind, other.kind]).toEqual(['appended', 'appended']);
+    const once = await log.appendOnce(entry(7));
+    expect(once.index).toBe(one.kind === 'appended' ? one.index : -1);
+    expect(await log.size()).toBe(2);
+  });
+});

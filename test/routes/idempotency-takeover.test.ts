@@ -1,0 +1,214 @@
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reasonResponseSchema } from '../../src/contracts/reason-response';
+import type { Catalog } from '../../src/policy/catalog';
+import { LEASE_MS } from '../../src/reason/held-claim';
+import textFixture from '../fixtures/providers/openai/text.json';
+import { call, createKey } from '../helpers/api';
+import { simModel } from '../helpers/catalog-fixtures';
+import { callWithCatalog } from '../helpers/with-catalog';
+
+// The log shard as the fence of a caller's receiptId, attacked through /v1/reason: a stale holder A
+// and the exact retry B that takes its claim over, in both orders of A's append and B's registration
+// with the log, and a holder that dies after its append, before it saved anything in D1. The model is
+// a fake OpenAI upstream whose calls each wait until the test opens them; the clock is fake.
+
+const catalog: Catalog = {
+  providers: [{ id: 'openai', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
+  models: [simModel('gpt-takeover', { provider: 'openai', simulate: undefined })],
+};
+
+const base = {
+  task: 'summarize',
+  instructions: 'Summarize the ticket in one sentence.',
+  context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The boiler is leaking.' }],
+  receiptSalt: 'dGFrZW92ZXItdGFrZW92ZXItdGFrZW92ZXItdGFrZW92ZXItdGFrZW8',
+  modelPolicy: { allowFallback: false },
+};
+
+/** A gate: `wait` resolves once `open` is called. */
+function gate() {
+  let open: () => void = () => undefined;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { open, wait };
+}
+
+/** A fake upstream whose n-th call waits for `open(n)` (from 1); `reached(n)` resolves when it arrives. */
+function gatedUpstream(gated: number) {
+  const gates = Array.from({ length: gated }, gate);
+  const arrivals = Array.from({ length: gated }, gate);
+  let calls = 0;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+    calls += 1;
+    const n = calls;
+    arrivals[n - 1]?.open();
+    await gates[n - 1]?.wait;
+    return new Response(JSON.stringify(textFixture), { headers: { 'content-type': 'application/json' } });
+  });
+  return {
+    open: (n: number) => gates[n - 1]?.open(),
+    reached: (n: number) => arrivals[n - 1]?.wait,
+    calls: () => calls,
+  };
+}
+
+function post(key: string, body: unknown, extraEnv: Record<string, unknown> = {}) {
+  return callWithCatalog(
+    catalog,
+    '/v1/reason',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    },
+    { OPENAI_API_KEY: 'sk-test', ...extraEnv },
+  );
+}
+
+async function logSize(): Promise<number> {
+  return ((await (await call('/v1/log/checkpoint')).json()) as { treeSize: number }).treeSize;
+}
+
+async function jwsOf(res: Response): Promise<string> {
+  return reasonResponseSchema.parse(await res.json()).receipt.jws;
+}
+
+/** The log binding, with each log's `registerClaim` held at `held` until it opens (and `seen` when it arrives). */
+function heldRegistrations(held: Promise<void>) {
+  const seen = gate();
+  const RECEIPT_LOG = {
+    getByName: (name: string) => {
+      const log = env.RECEIPT_LOG.getByName(name);
+      return {
+        append: log.append.bind(log),
+        appendOnce: log.appendOnce.bind(log),
+        appendClaimed: log.appendClaimed.bind(log),
+        settleClaim: log.settleClaim.bind(log),
+        registerClaim: async (claim: Parameters<typeof log.registerClaim>[0]) => {
+          seen.open();
+          await held;
+          return log.registerClaim(claim);
+        },
+      };
+    },
+  };
+  return { RECEIPT_LOG, seen: seen.wait };
+}
+
+/** A D1 database on which every write matching `matches` fails, as if the Worker had died before it. */
+function deadWrites(db: D1Database, matches: (sql: string) => boolean): D1Database {
+  const doomed = new WeakSet<D1PreparedStatement>();
+  const fail = async (): Promise<never> => {
+    throw new Error('D1_ERROR: the Worker died before this write (injected by the test)');
+  };
+  const dead = (statement: D1PreparedStatement): D1PreparedStatement => {
+    doomed.add(statement);
+    const bind = statement.bind.bind(statement);
+    statement.bind = (...values: unknown[]) => dead(bind(...values));
+    statement.run = fail;
+    return statement;
+  };
+  return {
+    prepare: (sql: string) => (matches(sql) ? dead(db.prepare(sql)) : db.prepare(sql)),
+    batch: <T>(statements: D1PreparedStatement[]) =>
+      statements.some((s) => doomed.has(s)) ? fail() : db.batch<T>(statements),
+    exec: (sql: string) => db.exec(sql),
+    withSession: (constraint?: string) => db.withSession(constraint),
+    dump: () => db.dump(),
+  } as D1Database;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('a stale holder and the retry that takes its claim over', () => {
+  it('refuses the holder that appends after the taker registered: 409 claimLost, one logged entry', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const { key } = await createKey('takeover-registered');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream(2);
+    const size = await logSize();
+    const holder = post(key, { ...base, receiptId });
+    await upstream.reached(1);
+    vi.setSystemTime(Date.now() + LEASE_MS + 1_000);
+    // The taker has taken the claim over and registered with the log: it is in its own model call.
+    const taker = post(key, { ...base, receiptId });
+    await upstream.reached(2);
+    upstream.open(1);
+    const a = await holder;
+    expect(a.res.status).toBe(409);
+    const error = ((await a.res.json()) as { error: { code: string; details: Record<string, unknown> } }).error;
+    expect(error).toMatchObject({ code: 'receipt.conflict', details: { claimLost: true } });
+    expect(await logSize()).toBe(size);
+    upstream.open(2);
+    const b = await taker;
+    expect(b.res.status).toBe(200);
+    expect(await logSize()).toBe(size + 1);
+    await Promise.all([a.settled(), b.settled()]);
+    const again = await post(key, { ...base, receiptId });
+    expect(again.res.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await jwsOf(again.res)).toBe(await jwsOf(b.res.clone()));
+    expect(await logSize()).toBe(size + 1);
+    await again.settled();
+  });
+
+  it('answers the taker the holder’s receipt when the holder appended before the taker registered', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const { key } = await createKey('takeover-appended');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream(1);
+    const size = await logSize();
+    const holder = post(key, { ...base, receiptId });
+    await upstream.reached(1);
+    vi.setSystemTime(Date.now() + LEASE_MS + 1_000);
+    const registration = gate();
+    const { RECEIPT_LOG, seen } = heldRegistrations(registration.wait);
+    const taker = post(key, { ...base, receiptId }, { RECEIPT_LOG });
+    // The taker has taken the claim over in D1 and is on its way to the log (or answered without it).
+    await Promise.race([seen, taker]);
+    upstream.open(1);
+    const a = await holder;
+    expect(a.res.status).toBe(200);
+    const jws = await jwsOf(a.res);
+    expect(await logSize()).toBe(size + 1);
+    registration.open();
+    const b = await taker;
+    expect(b.res.status).toBe(200);
+    expect(b.res.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await jwsOf(b.res)).toBe(jws);
+    expect(await logSize()).toBe(size + 1);
+    expect(upstream.calls()).toBe(1);
+    await Promise.all([a.settled(), b.settled()]);
+  });
+});
+
+describe('a holder that dies after its log append, before anything is saved in D1', () => {
+  it('leaves its receipt for the exact retry after the lease: the same jws, no second append or model call', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const { key, tenant } = await createKey('takeover-crash');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream(0);
+    const size = await logSize();
+    // Nothing the holder writes to D1 after its claim lands: not the completion, not the end of its lease.
+    const DB = deadWrites(env.DB, (sql) => /^\s*UPDATE/i.test(sql));
+    const died = await post(key, { ...base, receiptId }, { DB });
+    await died.settled();
+    expect(died.res.status).toBe(200);
+    const jws = await jwsOf(died.res);
+    expect(await logSize()).toBe(size + 1);
+    const row = await env.DB.prepare('SELECT state FROM receipts WHERE tenant = ? AND id = ?')
+      .bind(tenant, receiptId)
+      .first<{ state: string }>();
+    expect(row?.state).not.toBe('issued');
+    vi.setSystemTime(Date.now() + LEASE_MS + 1_000);
+    const retry = await post(key, { ...base, receiptId });
+    expect(retry.res.status).toBe(200);
+    expect(retry.res.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await jwsOf(retry.res)).toBe(jws);
+    expect(await logSize()).toBe(size + 1);
+    expect(upstream.calls()).toBe(1);
+    await retry.settled();
+  });
+});
