@@ -2,11 +2,6 @@ import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
 import { bytesToHex } from '../encoding/hex';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
-import { originOfObject } from './log-shards';
-import { leafHash } from './merkle';
-import { MerkleTree } from './merkle-tree';
-import { createNoteSigner, type NoteSigner } from './signed-note';
-import { SqlNodeStore } from './sql-node-store';
 import {
   type ClaimedAppend,
   type ClaimedEntry,
@@ -20,6 +15,11 @@ import {
   recordClaimed,
   registerToken,
 } from './log-claims';
+import { originOfObject } from './log-shards';
+import { leafHash } from './merkle';
+import { MerkleTree } from './merkle-tree';
+import { createNoteSigner, type NoteSigner } from './signed-note';
+import { SqlNodeStore } from './sql-node-store';
 import { formatTlogProof } from './tlog-proof';
 
 /** What an append answers: the entry's index and its C2SP tlog-proof, which ends in the new checkpoint. */
@@ -118,7 +118,10 @@ export class ReceiptLog extends DurableObject<Env> {
     const latest = this.latest;
     if (idx !== undefined && latest !== undefined) {
       const path = this.tree.inclusionProof(idx, latest.size);
-      return Promise.resolve({ index: idx, proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }) });
+      return Promise.resolve({
+        index: idx,
+        proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }),
+      });
     }
     const appended = new Promise<LogAppend>((resolve, reject) => {
       this.pending.push({ entry, once: leaf, resolve, reject });
@@ -160,7 +163,10 @@ export class ReceiptLog extends DurableObject<Env> {
     const known = this.inFlight.has(leafKey) || this.onceIndexOf(leaf) !== undefined;
     // The same signed entry, already logged by a recovery's appendOnce, gets its claim row then.
     const appended = known
-      ? this.appendOnce(claim.entry).then((once) => (record(once.index), once))
+      ? this.appendOnce(claim.entry).then((once) => {
+          record(once.index);
+          return once;
+        })
       : new Promise<LogAppend>((resolve, reject) => {
           this.pending.push({ entry: claim.entry, once: leaf, record, resolve, reject });
           if (!this.flushing) void this.flush();

@@ -3,11 +3,13 @@ import { type Bytes, concatBytes } from '../encoding/bytes';
 import { randomHex } from '../encoding/random-token';
 import { decodeUtf8, utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
+import type { ClaimRegistration } from '../log/log-claims';
 import { openReplay } from '../receipts/replay-seal';
-import { insertClaim, type NewClaim, takeOverClaim } from '../storage/receipt-claims';
+import { endLease, insertClaim, issueClaim, type NewClaim, takeOverClaim } from '../storage/receipt-claims';
 import { findReceipt, type StoredReceipt } from '../storage/receipts';
 import { claimDigest, sameClaimDigest } from './claim-digest';
 import { type HeldClaim, holdClaim, LEASE_MS } from './held-claim';
+import { issuedRowOf, storedReceiptOf } from './logged-receipt';
 import { recoverSigned } from './recover-signed';
 import { requestDigest } from './request-digest';
 
@@ -34,6 +36,17 @@ export interface ClaimDeps {
   waitMs: number;
   /** A log shard's idempotent append, to complete a receipt that was signed but not saved. */
   appendOnce: (origin: string, entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+  /** The log shard that fences the claims this deployment makes. */
+  logOrigin: string;
+  /** A taker's registration with the claim's log shard (the takeover path only). */
+  registerClaim: (origin: string, claim: TakerClaim) => Promise<ClaimRegistration>;
+}
+
+export interface TakerClaim {
+  tenant: string;
+  rid: string;
+  token: string;
+  expiresAt: number;
 }
 
 export function replayAad(tenant: string, rid: string, digest: Uint8Array): Bytes {
@@ -85,6 +98,40 @@ function inProgress(id: string, row: StoredReceipt, now: number): ApiError {
   });
 }
 
+/**
+ * Registers a taker with the claim's log shard, so the holder it took over from can no longer log;
+ * answers the receipt that holder already logged (saved in D1 on the way), or null if there is none.
+ */
+async function registerTaker(
+  origin: string,
+  taker: TakerClaim,
+  deps: ClaimDeps,
+): Promise<StoredReceipt | null> {
+  let registration: ClaimRegistration;
+  try {
+    registration = await deps.registerClaim(origin, taker);
+  } catch (error) {
+    // Unregistered, the old holder might still log: this request must not call the model. Its retry
+    // may take the claim over at once and ask the log again.
+    await endLease(deps.db, taker.tenant, taker.rid, taker.token).catch(() => undefined);
+    throw new ApiError(
+      'internal.unavailable',
+      `The claim on receiptId ${taker.rid} could not be checked with the log; retry the same request.`,
+      { details: { receiptId: taker.rid }, cause: error },
+    );
+  }
+  if (registration.kind === 'registered') return null;
+  const row = issuedRowOf(taker.tenant, taker.rid, origin, registration.logged);
+  if (row.replay === null && !row.saltGenerated) {
+    // The shard dropped its replay copy: the holder saved the receipt in D1 (under the taker's claim).
+    const saved = await findReceipt(deps.db, taker.tenant, taker.rid);
+    if (saved?.state === 'issued') return saved;
+  }
+  // If this save fails, the lease lapses and the next retry finds the same receipt in the log.
+  await issueClaim(deps.db, row, deps.now()).catch(() => undefined);
+  return storedReceiptOf(row);
+}
+
 /** Claims `receiptId` for this request, or answers the replay of the request that already used it. */
 export async function claimReceiptId(
   tenant: string,
@@ -97,12 +144,21 @@ export async function claimReceiptId(
   let pollMs = FIRST_POLL_MS;
   for (;;) {
     const now = deps.now();
-    const fresh: NewClaim = { tenant, id, token: randomHex(16), now, leaseUntil: now + LEASE_MS, digest };
-    const held = () => ({
+    const token = randomHex(16);
+    const fresh: NewClaim = {
+      tenant,
+      id,
+      token,
+      now,
+      leaseUntil: now + LEASE_MS,
+      digest,
+      logOrigin: deps.logOrigin,
+    };
+    const held = (logOrigin: string) => ({
       kind: 'claimed' as const,
-      claim: holdClaim({ ...fresh, db: deps.db, now: deps.now }),
+      claim: holdClaim({ ...fresh, logOrigin, db: deps.db, now: deps.now }),
     });
-    if (await insertClaim(deps.db, fresh)) return held();
+    if (await insertClaim(deps.db, fresh)) return held(deps.logOrigin);
     let row = await findReceipt(deps.db, tenant, id);
     if (row === null) continue; // released between the two queries
     // A claim made before leases existed counts as leased for LEASE_MS from its claim time.
@@ -117,8 +173,17 @@ export async function claimReceiptId(
       // Only the exact retry may take over: anyone else would turn the id into a different request's.
       // A claim from before claims had tokens carries no digest and goes to whoever comes first.
       if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digest)) throw differentRequest(id);
-      if (await takeOverClaim(deps.db, fresh, row.claim_token)) return held();
-      continue;
+      if (!(await takeOverClaim(deps.db, fresh, row.claim_token))) continue;
+      const origin = row.log_origin ?? deps.logOrigin;
+      const logged = await registerTaker(
+        origin,
+        { tenant, rid: id, token, expiresAt: now + REPLAY_RETENTION_MS },
+        deps,
+      );
+      if (logged === null) return held(origin);
+      const outcome = await replayOf(logged, request, tenant, deps.now());
+      if (outcome instanceof ApiError) throw outcome;
+      return outcome;
     }
     if (now >= deadline) throw inProgress(id, row, now);
     await deps.sleep(Math.min(pollMs, Math.max(1, deadline - now)));

@@ -48,9 +48,9 @@ describe('ReceiptLog claimed appends', () => {
 
   it('refuses the old holder once a taker registered, even after the taker logged', async () => {
     const log = env.RECEIPT_LOG.getByName('claims-lost');
-    expect(await log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 })).toEqual(
-      { kind: 'registered' },
-    );
+    expect(
+      await log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 }),
+    ).toEqual({ kind: 'registered' });
     expect(await log.appendClaimed(claimed('r', 'a', 1))).toEqual({ kind: 'lost' });
     expect(await log.size()).toBe(0);
     expect((await log.appendClaimed(claimed('r', 'b', 2))).kind).toBe('appended');
@@ -61,7 +61,12 @@ describe('ReceiptLog claimed appends', () => {
   it('answers a taker the receipt the holder already logged, with its replay copy and metadata', async () => {
     const log = env.RECEIPT_LOG.getByName('claims-logged');
     const appended = await log.appendClaimed(claimed('r', 'a', 3));
-    const taken = await log.registerClaim({ tenant: 't', rid: 'r', token: 'b', expiresAt: Date.now() + 60_000 });
+    const taken = await log.registerClaim({
+      tenant: 't',
+      rid: 'r',
+      token: 'b',
+      expiresAt: Date.now() + 60_000,
+    });
     expect(taken.kind).toBe('logged');
     if (taken.kind !== 'logged' || appended.kind !== 'appended') throw new Error('unexpected');
     expect(taken.logged).toMatchObject({ index: appended.index, jws: 'jws-a', meta });

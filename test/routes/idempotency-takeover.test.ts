@@ -80,10 +80,11 @@ function heldRegistrations(held: Promise<void>) {
     getByName: (name: string) => {
       const log = env.RECEIPT_LOG.getByName(name);
       return {
-        append: log.append.bind(log),
-        appendOnce: log.appendOnce.bind(log),
-        appendClaimed: log.appendClaimed.bind(log),
-        settleClaim: log.settleClaim.bind(log),
+        // Arrow functions: `bind` on a stub's method would itself be a remote call.
+        append: (entry: Uint8Array) => log.append(entry),
+        appendOnce: (entry: Uint8Array) => log.appendOnce(entry),
+        appendClaimed: (claim: Parameters<typeof log.appendClaimed>[0]) => log.appendClaimed(claim),
+        settleClaim: (claim: Parameters<typeof log.settleClaim>[0]) => log.settleClaim(claim),
         registerClaim: async (claim: Parameters<typeof log.registerClaim>[0]) => {
           seen.open();
           await held;
@@ -139,7 +140,8 @@ describe('a stale holder and the retry that takes its claim over', () => {
     upstream.open(1);
     const a = await holder;
     expect(a.res.status).toBe(409);
-    const error = ((await a.res.json()) as { error: { code: string; details: Record<string, unknown> } }).error;
+    const error = ((await a.res.json()) as { error: { code: string; details: Record<string, unknown> } })
+      .error;
     expect(error).toMatchObject({ code: 'receipt.conflict', details: { claimLost: true } });
     expect(await logSize()).toBe(size);
     upstream.open(2);
