@@ -110,7 +110,8 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       const { jws, proof } = issued.receipt;
       const row: IssuedRow = { ...signed, logIndex: issued.logIndex, jws, proof };
       const settle = () => env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid: claim.id });
-      const completing = complete(claim, row, settle)
+      // Behind the answer, so on the uncounted binding.
+      const completing = complete(claim, env.DB, row, settle)
         .catch(() =>
           console.error(JSON.stringify({ event: 'receipt.completion_failed', receiptId: claim.id })),
         )
@@ -213,11 +214,16 @@ async function keepSigned(claim: HeldClaim, signed: SignedReceipt): Promise<void
  * Saves the log index and proof, behind the answer, then lets the log shard drop its replay copy; if
  * the save fails, the lease ends now and the claim stays pending for the retry to complete from the log.
  */
-async function complete(claim: HeldClaim, row: IssuedRow, settle: () => Promise<void>): Promise<void> {
+async function complete(
+  claim: HeldClaim,
+  db: D1Database,
+  row: IssuedRow,
+  settle: () => Promise<void>,
+): Promise<void> {
   try {
-    await issueClaim(claim.db, row, claim.now());
+    await issueClaim(db, row, claim.now());
   } catch (error) {
-    await letGo(claim);
+    await letGo(claim, db);
     throw new ApiError(
       'internal.unavailable',
       `The receipt of ${claim.id} is logged but could not be saved; retry the same request to receive it.`,
@@ -228,7 +234,7 @@ async function complete(claim: HeldClaim, row: IssuedRow, settle: () => Promise<
 }
 
 /** Ends a claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */
-async function letGo(claim: HeldClaim): Promise<void> {
+async function letGo(claim: HeldClaim, db = claim.db): Promise<void> {
   claim.stop();
-  await endLease(claim.db, claim.tenant, claim.id, claim.token).catch(() => undefined);
+  await endLease(db, claim.tenant, claim.id, claim.token).catch(() => undefined);
 }

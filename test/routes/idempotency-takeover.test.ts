@@ -214,3 +214,39 @@ describe('a holder that dies after its log append, before anything is saved in D
     await retry.settled();
   });
 });
+
+describe('a claimed append whose answer is lost on the way back', () => {
+  it('keeps the signed receipt for the exact retry, which finds it logged: one entry, one model call', async () => {
+    const { key } = await createKey('takeover-unknown');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream(0);
+    const size = await logSize();
+    let lost = 0;
+    const RECEIPT_LOG = {
+      getByName: (name: string) => {
+        const log = env.RECEIPT_LOG.getByName(name);
+        return {
+          append: (entry: Uint8Array) => log.append(entry),
+          appendClaimed: async (claim: Parameters<typeof log.appendClaimed>[0]) => {
+            await log.appendClaimed(claim);
+            lost += 1;
+            throw new Error('the connection to the log dropped (injected by the test)');
+          },
+        };
+      },
+    };
+    const failed = await post(key, { ...base, receiptId }, { RECEIPT_LOG });
+    await failed.settled();
+    expect(lost).toBe(1);
+    expect(failed.res.status).toBe(503);
+    expect(await logSize()).toBe(size + 1);
+    const retry = await post(key, { ...base, receiptId });
+    expect(retry.res.status).toBe(200);
+    const jws = await jwsOf(retry.res);
+    const again = await post(key, { ...base, receiptId });
+    expect(await jwsOf(again.res)).toBe(jws);
+    expect(await logSize()).toBe(size + 1);
+    expect(upstream.calls()).toBe(1);
+    await Promise.all([retry.settled(), again.settled()]);
+  });
+});
