@@ -144,7 +144,10 @@ export class ReceiptLog extends DurableObject<Env> {
       throw new TypeError('a log entry is a 32-byte hash');
     }
     const key = JSON.stringify([claim.tenant, claim.rid]);
-    await this.claimSettled(key);
+    // Inline, so the last look at the in-flight map and taking the id happen in one synchronous step.
+    for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
+      await busy.catch(() => undefined);
+    }
     const row = claimRowOf(this.ctx.storage.sql, claim.tenant, claim.rid);
     if (row !== undefined && row.token !== claim.token) {
       // A taker's registered token refuses every older holder; an unregistered logged row is a
@@ -193,7 +196,10 @@ export class ReceiptLog extends DurableObject<Env> {
     token: string;
     expiresAt: number;
   }): Promise<ClaimRegistration> {
-    await this.claimSettled(JSON.stringify([claim.tenant, claim.rid]));
+    const key = JSON.stringify([claim.tenant, claim.rid]);
+    for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
+      await busy.catch(() => undefined);
+    }
     const row = claimRowOf(this.ctx.storage.sql, claim.tenant, claim.rid);
     if (row !== undefined && row.idx !== null) {
       return { kind: 'logged', logged: this.loggedAnswer(row as ClaimRow & { idx: number }) };
@@ -211,12 +217,6 @@ export class ReceiptLog extends DurableObject<Env> {
     return this.ctx.storage.sql
       .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
       .toArray()[0]?.idx;
-  }
-
-  private async claimSettled(key: string): Promise<void> {
-    for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
-      await busy.catch(() => undefined);
-    }
   }
 
   private loggedAnswer(row: ClaimRow & { idx: number }) {

@@ -1,6 +1,8 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { ClaimedEntry } from '../../src/log/log-claims';
+import type { ReceiptLog } from '../../src/log/receipt-log';
 
 // The log shard as the arbiter of one logged receipt per (tenant, receiptId): a holder's append and a
 // taker's registration, in either order, leave exactly one entry, and the loser is told so.
@@ -96,6 +98,24 @@ describe('ReceiptLog claimed appends', () => {
     ]);
     expect(answers.map((a) => a.kind).sort()).toEqual(['appended', 'logged-by-other']);
     expect(await log.size()).toBe(1);
+  });
+
+  it('lets no two calls for one id in the same turn both log, whatever came before them', async () => {
+    const stub = env.RECEIPT_LOG.getByName('claims-turn');
+    await runInDurableObject(stub, async (log: ReceiptLog) => {
+      // A first append in flight, then two rivals and a taker arriving together once it is in.
+      const first = log.appendClaimed(claimed('r', 'a', 10));
+      const rivals = [
+        log.appendClaimed(claimed('r', 'c', 11)),
+        log.appendClaimed(claimed('r', 'd', 12)),
+        log.registerClaim({ tenant: 't', rid: 'r', token: 'e', expiresAt: Date.now() + 60_000 }),
+      ];
+      const fresh = [log.appendClaimed(claimed('q', 'a', 13)), log.appendClaimed(claimed('q', 'c', 14))];
+      const kinds = (await Promise.all([first, ...rivals, ...fresh])).map((answer) => answer.kind);
+      expect(kinds.slice(0, 4)).toEqual(['appended', 'logged-by-other', 'logged-by-other', 'logged']);
+      expect(kinds.slice(4).sort()).toEqual(['appended', 'logged-by-other']);
+      expect(log.size()).toBe(2);
+    });
   });
 
   it('keeps ids per tenant, and the idempotent append of a recovery finds a claimed entry', async () => {
