@@ -16,8 +16,14 @@ import { requestDigest } from './request-digest';
 // Idempotency of a caller-chosen receiptId. A repeated receiptId of a tenant never issues a second
 // receipt or calls the model twice: the first request claims the id in D1 before the model is called
 // and keeps it alive with a heartbeat (held-claim.ts); a duplicate waits, polling with back-off, and
-// then replays. A claim whose lease ran out is taken over only by the exact retry; a receipt left
-// signed but unsaved is completed from the log (recover-signed.ts). The replay copy is sealed under
+// then replays. The log shard is the fence: the holder's append carries its claim token, and the
+// shard logs at most one receipt per (tenant, id), keeping it and its sealed replay copy with the
+// entry in one transaction (log-claims.ts), so the hot path waits on the claim and the append only;
+// the D1 completion follows behind the answer. A claim whose lease ran out is taken over only by the
+// exact retry, which registers its token with the shard: the old holder's later append is refused,
+// and a receipt the old holder already logged is saved in D1 and replayed instead of asking the model
+// again. A receipt left signed in D1 (after an append whose answer was lost, or by earlier versions,
+// which fenced there) is completed from the log (recover-signed.ts). The replay copy is sealed under
 // the caller's salt and bound (AES-GCM associated data) to tenant, id and a digest of the request, so
 // it opens only for the same id, salt and request; Valve stores neither the salt nor a plain digest
 // (the claim keeps only one keyed under the salt, claim-digest.ts).
