@@ -70,10 +70,12 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       tenant,
       now: Date.now,
       appendToLog: async (entry) => {
-        if (claim === undefined || signed === undefined) {
+        if (claim === undefined) {
           const { index, proof } = await log.append(entry);
           return { index, proof };
         }
+        // issueReceipt runs beforeLog first; a claimed receipt never goes to the plain append.
+        if (signed === undefined) throw new Error('a claimed receipt is logged only once sealed');
         return appendClaimed(claim, log, entry, signed);
       },
       beforeLog:
