@@ -250,3 +250,31 @@ describe('a claimed append whose answer is lost on the way back', () => {
     await Promise.all([retry.settled(), again.settled()]);
   });
 });
+
+describe('a claim made afresh for an id the log shard already holds a receipt for', () => {
+  it('never logs a second receipt: the request saves the logged one in D1 and its retry replays it', async () => {
+    const { key, tenant } = await createKey('takeover-afresh');
+    const receiptId = crypto.randomUUID();
+    const upstream = gatedUpstream(0);
+    const size = await logSize();
+    const DB = deadWrites(env.DB, (sql) => /^\s*UPDATE/i.test(sql));
+    const first = await post(key, { ...base, receiptId }, { DB });
+    await first.settled();
+    const jws = await jwsOf(first.res);
+    // D1 loses the claim (as an operator's cleanup might): the next request claims the id afresh.
+    await env.DB.prepare('DELETE FROM receipts WHERE tenant = ? AND id = ?').bind(tenant, receiptId).run();
+    const afresh = await post(key, { ...base, receiptId });
+    expect(afresh.res.status).toBe(409);
+    expect(afresh.res.headers.get('Retry-After')).toBe('1');
+    const error = ((await afresh.res.json()) as { error: { code: string; retryable: boolean } }).error;
+    expect(error).toMatchObject({ code: 'receipt.in_progress', retryable: true });
+    expect(await logSize()).toBe(size + 1);
+    await afresh.settled();
+    const retry = await post(key, { ...base, receiptId });
+    expect(retry.res.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await jwsOf(retry.res)).toBe(jws);
+    expect(await logSize()).toBe(size + 1);
+    expect(upstream.calls()).toBe(2);
+    await retry.settled();
+  });
+});
