@@ -222,8 +222,9 @@ async function complete(
   row: IssuedRow,
   settle: () => Promise<void>,
 ): Promise<void> {
+  let saved: boolean;
   try {
-    await issueClaim(db, row, claim.now());
+    saved = await issueClaim(db, row, claim.now());
   } catch (error) {
     await letGo(claim, db);
     throw new ApiError(
@@ -232,7 +233,8 @@ async function complete(
       { details: { receiptId: claim.id }, cause: error },
     );
   }
-  await settle().catch(() => undefined);
+  // Only once D1 holds it: the shard keeps the receipt of a claim gone from D1.
+  if (saved) await settle().catch(() => undefined);
 }
 
 /** Ends a claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */

@@ -129,16 +129,17 @@ export async function fenceClaim(db: D1Database, row: SignedClaim): Promise<bool
 
 /**
  * Saves the receipt the log shard holds for a pending claim (appended by its holder, or found there by
- * a taker), dropping replay copies past their retention in the same round trip. No token is compared:
- * the shard logs one receipt per id, so whoever writes it writes the same one.
+ * a taker; again, idempotently), dropping replay copies past their retention in the same round trip;
+ * false when D1 holds no claim of the id. No token is compared: the shard logs one receipt per id, so
+ * whoever writes it writes the same one.
  */
-export async function issueClaim(db: D1Database, row: IssuedRow, now: number): Promise<void> {
+export async function issueClaim(db: D1Database, row: IssuedRow, now: number): Promise<boolean> {
   const issue = db
     .prepare(
       `UPDATE receipts SET state = 'issued', salt_generated = ?, log_origin = ?, log_index = ?, kid = ?, iat = ?,
          provider = ?, model = ?, region = ?, cost_usd = ?, jws = ?, proof = ?, replay = ?, replay_expires_at = ?,
          claim_token = NULL, lease_until = NULL
-       WHERE tenant = ? AND id = ? AND state = 'pending'`,
+       WHERE tenant = ? AND id = ? AND (state = 'pending' OR (state = 'issued' AND jws = ?))`,
     )
     .bind(
       row.saltGenerated ? 1 : 0,
@@ -156,8 +157,10 @@ export async function issueClaim(db: D1Database, row: IssuedRow, now: number): P
       row.replayExpiresAt,
       row.tenant,
       row.id,
+      row.jws,
     );
-  await db.batch([issue, purgeStatement(db, now)]);
+  const [issued] = await db.batch([issue, purgeStatement(db, now)]);
+  return issued?.meta.changes === 1;
 }
 
 function purgeStatement(db: D1Database, now: number): D1PreparedStatement {

@@ -1,8 +1,11 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
+import { logOriginOf } from '../../src/log/receipt-log';
 import type { Catalog } from '../../src/policy/catalog';
 import { LEASE_MS } from '../../src/reason/held-claim';
+import { completionsWritten } from '../../src/reason/receipt-hook';
 import textFixture from '../fixtures/providers/openai/text.json';
 import { call, createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
@@ -276,5 +279,36 @@ describe('a claim made afresh for an id the log shard already holds a receipt fo
     expect(await logSize()).toBe(size + 1);
     expect(upstream.calls()).toBe(2);
     await retry.settled();
+  });
+});
+
+describe('what the log shard keeps of a claimed receipt', () => {
+  it('holds no content, only the sealed copy, and drops that copy once D1 holds the receipt', async () => {
+    const { key, tenant } = await createKey('takeover-kept');
+    const receiptId = crypto.randomUUID();
+    gatedUpstream(0);
+    const rowOf = () =>
+      runInDurableObject(env.RECEIPT_LOG.getByName(logOriginOf(env)), (_log, state) => {
+        const rows = state.storage.sql
+          .exec('SELECT * FROM log_claims WHERE tenant = ? AND rid = ?', tenant, receiptId)
+          .toArray();
+        return JSON.stringify(rows, (_, v) => (v instanceof ArrayBuffer ? [...new Uint8Array(v)] : v));
+      });
+    // Before the completion: D1 never saves it, so the shard's copy stays.
+    const DB = deadWrites(env.DB, (sql) => /^\s*UPDATE/i.test(sql));
+    const first = await post(key, { ...base, receiptId }, { DB });
+    await first.settled();
+    const kept = await rowOf();
+    expect(kept).toContain('"replay":[');
+    for (const secret of ['boiler', base.receiptSalt, 'Summarize']) expect(kept).not.toContain(secret);
+    // A holder's own completion lets the shard drop it.
+    const id = crypto.randomUUID();
+    const saved = await post(key, { ...base, receiptId: id });
+    await saved.settled();
+    await completionsWritten();
+    const row = await runInDurableObject(env.RECEIPT_LOG.getByName(logOriginOf(env)), (_log, state) =>
+      state.storage.sql.exec('SELECT replay, saved FROM log_claims WHERE rid = ?', id).toArray(),
+    );
+    expect(row).toEqual([{ replay: null, saved: 1 }]);
   });
 });
