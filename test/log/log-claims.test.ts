@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClaimedEntry } from '../../src/log/log-claims';
 import type { ReceiptLog } from '../../src/log/receipt-log';
 
@@ -37,6 +37,10 @@ function claimed(rid: string, token: string, n: number): ClaimedEntry {
     expiresAt: Date.now() + 60_000,
   };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('ReceiptLog claimed appends', () => {
   it('appends once per holder: the same holder asking again gets the same index and logs nothing', async () => {
@@ -115,6 +119,25 @@ describe('ReceiptLog claimed appends', () => {
       expect(kinds.slice(0, 4)).toEqual(['appended', 'logged-by-other', 'logged-by-other', 'logged']);
       expect(kinds.slice(4).sort()).toEqual(['appended', 'logged-by-other']);
       expect(log.size()).toBe(2);
+    });
+  });
+
+  it('purges a row once D1 holds its receipt and its retention passed, and keeps one never saved', async () => {
+    const stub = env.RECEIPT_LOG.getByName('claims-purge');
+    await runInDurableObject(stub, async (log: ReceiptLog, state) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const rids = () => state.storage.sql.exec<{ rid: string }>('SELECT rid FROM log_claims').toArray();
+      const soon = Date.now() + 1_000;
+      await log.appendClaimed({ ...claimed('saved', 'a', 30), expiresAt: soon });
+      await log.appendClaimed({ ...claimed('unsaved', 'a', 31), expiresAt: soon });
+      log.settleClaim({ tenant: 't', rid: 'saved' });
+      vi.setSystemTime(Date.now() + 2 * 60 * 60 * 1000);
+      await log.appendClaimed(claimed('later', 'a', 32));
+      expect(
+        rids()
+          .map((r) => r.rid)
+          .sort(),
+      ).toEqual(['later', 'unsaved']);
     });
   });
 
