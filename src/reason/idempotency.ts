@@ -46,6 +46,8 @@ export interface ClaimDeps {
   logOrigin: string;
   /** A taker's registration with the claim's log shard (the takeover path only). */
   registerClaim: (origin: string, claim: TakerClaim) => Promise<ClaimRegistration>;
+  /** Behind the answer: lets the log shard drop its replay copy of a receipt D1 now holds. */
+  settleClaim: (origin: string, claim: { tenant: string; rid: string }) => void;
 }
 
 export interface TakerClaim {
@@ -134,7 +136,7 @@ async function registerTaker(
     if (saved?.state === 'issued') return saved;
   }
   // If this save fails, the lease lapses and the next retry finds the same receipt in the log.
-  await issueClaim(deps.db, row, deps.now()).catch(() => undefined);
+  if (await issueClaim(deps.db, row, deps.now()).catch(() => false)) deps.settleClaim(origin, taker);
   return storedReceiptOf(row);
 }
 

@@ -102,6 +102,8 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
       },
       logOrigin: logOriginOf(c.env),
       registerClaim: (origin, claim) => logOf(origin).registerClaim(claim),
+      settleClaim: (origin, { tenant, rid }) =>
+        runInBackground(c, () => c.env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid })),
     },
     pipeline: (claim) => reasonContextOf(c, startedAt, claim),
     writeUsage: (record) => writeUsage(c.env.DB, record),

@@ -41,6 +41,7 @@ describe('a duplicate waiting for a live claim', () => {
         appendOnce: () => Promise.reject(new Error('nothing is recovered here')),
         logOrigin: 'valve.local/log/0',
         registerClaim: () => Promise.reject(new Error('nothing is taken over here')),
+        settleClaim: () => undefined,
       },
     ).catch((error: unknown) => error);
     expect(sleeps).toEqual([50, 100, 200, 400, 800, 1000, 450]);

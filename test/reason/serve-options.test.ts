@@ -41,6 +41,7 @@ function serveDeps(cat: Catalog, usage: UsageRecord[]): ServeDeps {
       appendOnce: () => Promise.reject(new Error('these requests carry no receiptId')),
       logOrigin: 'valve.local/log/0',
       registerClaim: () => Promise.reject(new Error('these requests carry no receiptId')),
+      settleClaim: () => undefined,
     },
     pipeline: async () => ({
       deps: { ...deps, issueReceipt: async () => ({ jws: 'jws', proof: 'proof' }) as never },

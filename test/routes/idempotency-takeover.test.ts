@@ -301,6 +301,13 @@ describe('what the log shard keeps of a claimed receipt', () => {
     const kept = await rowOf();
     expect(kept).toContain('"replay":[');
     for (const secret of ['boiler', base.receiptSalt, 'Summarize']) expect(kept).not.toContain(secret);
+    // The retry that takes the claim over saves the receipt in D1 from the shard, which then drops it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + LEASE_MS + 1_000);
+    const retry = await post(key, { ...base, receiptId });
+    expect(retry.res.headers.get('Idempotent-Replayed')).toBe('true');
+    await retry.settled();
+    expect(await rowOf()).toContain('"replay":null');
     // A holder's own completion lets the shard drop it.
     const id = crypto.randomUUID();
     const saved = await post(key, { ...base, receiptId: id });
