@@ -2,6 +2,19 @@ import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
 import { bytesToHex } from '../encoding/hex';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
+import {
+  type ClaimedAppend,
+  type ClaimedEntry,
+  type ClaimRegistration,
+  type ClaimRow,
+  claimRowOf,
+  createClaimsTable,
+  loggedOf,
+  markSaved,
+  purgeClaims,
+  recordClaimed,
+  registerToken,
+} from './log-claims';
 import { originOfObject } from './log-shards';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
@@ -23,6 +36,8 @@ interface Waiter {
   entry: Uint8Array;
   /** Set for appendOnce: the leaf hash whose index is recorded with the batch. */
   once?: Uint8Array;
+  /** Set for appendClaimed: records the holder's claim in the batch's transaction. */
+  record?: (index: number) => void;
   resolve: (result: LogAppend) => void;
   reject: (error: unknown) => void;
 }
@@ -51,6 +66,9 @@ export class ReceiptLog extends DurableObject<Env> {
   private readonly origin: string;
   /** appendOnce entries on their way in, by leaf hash (hex), so a concurrent second call joins the first. */
   private readonly inFlight = new Map<string, Promise<LogAppend>>();
+  /** Claimed appends on their way in, by (tenant, receiptId): a registration or a rival waits for them. */
+  private readonly claimsInFlight = new Map<string, Promise<unknown>>();
+  private lastClaimPurge = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -62,6 +80,7 @@ export class ReceiptLog extends DurableObject<Env> {
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS log_once (leaf BLOB PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID',
     );
+    createClaimsTable(ctx.storage.sql);
     const row = ctx.storage.sql
       .exec<{ size: number; note: string }>(
         'SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1',
@@ -95,15 +114,13 @@ export class ReceiptLog extends DurableObject<Env> {
     const key = bytesToHex(leaf);
     const pending = this.inFlight.get(key);
     if (pending !== undefined) return pending;
-    const row = this.ctx.storage.sql
-      .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
-      .toArray()[0];
+    const idx = this.onceIndexOf(leaf);
     const latest = this.latest;
-    if (row !== undefined && latest !== undefined) {
-      const path = this.tree.inclusionProof(row.idx, latest.size);
+    if (idx !== undefined && latest !== undefined) {
+      const path = this.tree.inclusionProof(idx, latest.size);
       return Promise.resolve({
-        index: row.idx,
-        proof: formatTlogProof({ index: row.idx, path, checkpoint: latest.note }),
+        index: idx,
+        proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }),
       });
     }
     const appended = new Promise<LogAppend>((resolve, reject) => {
@@ -114,6 +131,98 @@ export class ReceiptLog extends DurableObject<Env> {
     const forget = () => this.inFlight.delete(key);
     appended.then(forget, forget);
     return appended;
+  }
+
+  /**
+   * The fence of a caller's receiptId and its log append in one: logs the holder's receipt unless a
+   * receipt is already logged for (tenant, rid) (answered, idempotently for the same token) or a taker
+   * registered another token (`lost`: nothing is logged). The claim row is written in the same
+   * transaction as the leaf and its checkpoint, and its leaf is known to appendOnce as well.
+   */
+  async appendClaimed(claim: ClaimedEntry): Promise<ClaimedAppend> {
+    if (!(claim.entry instanceof Uint8Array) || claim.entry.length !== 32) {
+      throw new TypeError('a log entry is a 32-byte hash');
+    }
+    const key = JSON.stringify([claim.tenant, claim.rid]);
+    // Inline, so the last look at the in-flight map and taking the id happen in one synchronous step.
+    for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
+      await busy.catch(() => undefined);
+    }
+    const row = claimRowOf(this.ctx.storage.sql, claim.tenant, claim.rid);
+    if (row !== undefined && row.token !== claim.token) {
+      // A taker's registered token refuses every older holder; an unregistered logged row is a
+      // holder's own append, which a request that claimed the id afresh answers as the id's receipt.
+      if (row.registered === 1 || row.idx === null) return { kind: 'lost' };
+      return { kind: 'logged-by-other', logged: this.loggedAnswer(row as ClaimRow & { idx: number }) };
+    }
+    if (row !== undefined && row.idx !== null) {
+      const { index, proof } = this.loggedAnswer(row as ClaimRow & { idx: number });
+      return { kind: 'appended', index, proof };
+    }
+    this.lastClaimPurge = purgeClaims(this.ctx.storage.sql, Date.now(), this.lastClaimPurge);
+    const leaf = leafHash(claim.entry);
+    const leafKey = bytesToHex(leaf);
+    const record = (index: number) => recordClaimed(this.ctx.storage.sql, claim, index);
+    const known = this.inFlight.has(leafKey) || this.onceIndexOf(leaf) !== undefined;
+    // The same signed entry, already logged by a recovery's appendOnce, gets its claim row then.
+    const appended = known
+      ? this.appendOnce(claim.entry).then((once) => {
+          record(once.index);
+          return once;
+        })
+      : new Promise<LogAppend>((resolve, reject) => {
+          this.pending.push({ entry: claim.entry, once: leaf, record, resolve, reject });
+          if (!this.flushing) void this.flush();
+        });
+    this.claimsInFlight.set(key, appended);
+    if (!known) this.inFlight.set(leafKey, appended);
+    const forget = () => {
+      this.claimsInFlight.delete(key);
+      if (!known) this.inFlight.delete(leafKey);
+    };
+    appended.then(forget, forget);
+    const { index, proof } = await appended;
+    return { kind: 'appended', index, proof };
+  }
+
+  /**
+   * A taker's registration, on the takeover path only: answers the receipt already logged for
+   * (tenant, rid), waiting for one on its way in, or registers the taker's token so the holder it took
+   * the claim from can no longer log.
+   */
+  async registerClaim(claim: {
+    tenant: string;
+    rid: string;
+    token: string;
+    expiresAt: number;
+  }): Promise<ClaimRegistration> {
+    const key = JSON.stringify([claim.tenant, claim.rid]);
+    for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
+      await busy.catch(() => undefined);
+    }
+    const row = claimRowOf(this.ctx.storage.sql, claim.tenant, claim.rid);
+    if (row !== undefined && row.idx !== null) {
+      return { kind: 'logged', logged: this.loggedAnswer(row as ClaimRow & { idx: number }) };
+    }
+    registerToken(this.ctx.storage.sql, claim);
+    return { kind: 'registered' };
+  }
+
+  /** Called once D1 holds the receipt of (tenant, rid): drops the shard's replay copy of it. */
+  settleClaim(claim: { tenant: string; rid: string }): void {
+    markSaved(this.ctx.storage.sql, claim.tenant, claim.rid);
+  }
+
+  private onceIndexOf(leaf: Uint8Array): number | undefined {
+    return this.ctx.storage.sql
+      .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
+      .toArray()[0]?.idx;
+  }
+
+  private loggedAnswer(row: ClaimRow & { idx: number }) {
+    const latest = this.latest as { size: number; note: string };
+    const path = this.tree.inclusionProof(row.idx, latest.size);
+    return loggedOf(row, formatTlogProof({ index: row.idx, path, checkpoint: latest.note }));
   }
 
   /** The latest signed checkpoint (an empty tree's is signed on first request). */
@@ -200,6 +309,7 @@ export class ReceiptLog extends DurableObject<Env> {
               indices[i] as number,
             );
           }
+          waiter.record?.(indices[i] as number);
         });
       });
       this.latest = { size: checkpoint.size, note };

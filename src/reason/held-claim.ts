@@ -1,4 +1,4 @@
-import { releaseClaim, renewLease } from '../storage/receipt-claims';
+import { endLease, releaseClaim, renewLease } from '../storage/receipt-claims';
 
 // A claim lives as long as its request: its holder renews a short lease every HEARTBEAT_MS while it
 // runs, so a request may run for any time (no caller deadline is required) and still keep its id,
@@ -14,18 +14,25 @@ export const HEARTBEAT_MS = 5_000;
 export interface HeldClaim {
   tenant: string;
   id: string;
-  /** The fencing token every write of the holder compares. */
+  /** The fencing token every write of the holder compares, and the log shard compares on append. */
   token: string;
+  /** The log shard that fences the claim and logs its receipt. */
+  logOrigin: string;
   db: D1Database;
   now: () => number;
   /** Stops the heartbeat; the lease then runs out by itself. */
   stop: () => void;
-  /** Drops the pending claim after a failure (a no-op once signed, or once the claim is another's). */
+  /**
+   * Drops the pending claim after a failure (a no-op once signed, or once the claim is another's); once
+   * the receipt went to the log, it only ends the lease, so the retry asks the log instead of the model.
+   */
   release: () => Promise<void>;
+  /** Marks the receipt as on its way to the log: from now on it may be the id's one. */
+  logging: () => void;
 }
 
 /** Starts the heartbeat of a claim just taken. */
-export function holdClaim(claim: Omit<HeldClaim, 'stop' | 'release'>): HeldClaim {
+export function holdClaim(claim: Omit<HeldClaim, 'stop' | 'release' | 'logging'>): HeldClaim {
   const beat = setInterval(() => {
     renewLease(claim.db, claim.tenant, claim.id, claim.token, claim.now() + LEASE_MS).then(
       // Issued, released or taken over: there is nothing left to keep alive.
@@ -34,12 +41,17 @@ export function holdClaim(claim: Omit<HeldClaim, 'stop' | 'release'>): HeldClaim
     );
   }, HEARTBEAT_MS);
   const stop = () => clearInterval(beat);
+  let logging = false;
   return {
     ...claim,
     stop,
     release: async () => {
       stop();
-      await releaseClaim(claim.db, claim.tenant, claim.id, claim.token);
+      if (logging) await endLease(claim.db, claim.tenant, claim.id, claim.token);
+      else await releaseClaim(claim.db, claim.tenant, claim.id, claim.token);
+    },
+    logging: () => {
+      logging = true;
     },
   };
 }

@@ -3,19 +3,27 @@ import { type Bytes, concatBytes } from '../encoding/bytes';
 import { randomHex } from '../encoding/random-token';
 import { decodeUtf8, utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
+import type { ClaimRegistration } from '../log/log-claims';
 import { openReplay } from '../receipts/replay-seal';
-import { insertClaim, type NewClaim, takeOverClaim } from '../storage/receipt-claims';
+import { endLease, insertClaim, issueClaim, type NewClaim, takeOverClaim } from '../storage/receipt-claims';
 import { findReceipt, type StoredReceipt } from '../storage/receipts';
 import { claimDigest, sameClaimDigest } from './claim-digest';
 import { type HeldClaim, holdClaim, LEASE_MS } from './held-claim';
+import { issuedRowOf, storedReceiptOf } from './logged-receipt';
 import { recoverSigned } from './recover-signed';
 import { requestDigest } from './request-digest';
 
 // Idempotency of a caller-chosen receiptId. A repeated receiptId of a tenant never issues a second
 // receipt or calls the model twice: the first request claims the id in D1 before the model is called
 // and keeps it alive with a heartbeat (held-claim.ts); a duplicate waits, polling with back-off, and
-// then replays. A claim whose lease ran out is taken over only by the exact retry; a receipt left
-// signed but unsaved is completed from the log (recover-signed.ts). The replay copy is sealed under
+// then replays. The log shard is the fence: the holder's append carries its claim token, and the
+// shard logs at most one receipt per (tenant, id), keeping it and its sealed replay copy with the
+// entry in one transaction (log-claims.ts), so the hot path waits on the claim and the append only;
+// the D1 completion follows behind the answer. A claim whose lease ran out is taken over only by the
+// exact retry, which registers its token with the shard: the old holder's later append is refused,
+// and a receipt the old holder already logged is saved in D1 and replayed instead of asking the model
+// again. A receipt left signed in D1 (after an append whose answer was lost, or by earlier versions,
+// which fenced there) is completed from the log (recover-signed.ts). The replay copy is sealed under
 // the caller's salt and bound (AES-GCM associated data) to tenant, id and a digest of the request, so
 // it opens only for the same id, salt and request; Valve stores neither the salt nor a plain digest
 // (the claim keeps only one keyed under the salt, claim-digest.ts).
@@ -34,6 +42,19 @@ export interface ClaimDeps {
   waitMs: number;
   /** A log shard's idempotent append, to complete a receipt that was signed but not saved. */
   appendOnce: (origin: string, entry: Uint8Array) => Promise<{ index: number; proof: string }>;
+  /** The log shard that fences the claims this deployment makes. */
+  logOrigin: string;
+  /** A taker's registration with the claim's log shard (the takeover path only). */
+  registerClaim: (origin: string, claim: TakerClaim) => Promise<ClaimRegistration>;
+  /** Behind the answer: lets the log shard drop its replay copy of a receipt D1 now holds. */
+  settleClaim: (origin: string, claim: { tenant: string; rid: string }) => void;
+}
+
+export interface TakerClaim {
+  tenant: string;
+  rid: string;
+  token: string;
+  expiresAt: number;
 }
 
 export function replayAad(tenant: string, rid: string, digest: Uint8Array): Bytes {
@@ -85,6 +106,40 @@ function inProgress(id: string, row: StoredReceipt, now: number): ApiError {
   });
 }
 
+/**
+ * Registers a taker with the claim's log shard, so the holder it took over from can no longer log;
+ * answers the receipt that holder already logged (saved in D1 on the way), or null if there is none.
+ */
+async function registerTaker(
+  origin: string,
+  taker: TakerClaim,
+  deps: ClaimDeps,
+): Promise<StoredReceipt | null> {
+  let registration: ClaimRegistration;
+  try {
+    registration = await deps.registerClaim(origin, taker);
+  } catch (error) {
+    // Unregistered, the old holder might still log: this request must not call the model. Its retry
+    // may take the claim over at once and ask the log again.
+    await endLease(deps.db, taker.tenant, taker.rid, taker.token).catch(() => undefined);
+    throw new ApiError(
+      'internal.unavailable',
+      `The claim on receiptId ${taker.rid} could not be checked with the log; retry the same request.`,
+      { details: { receiptId: taker.rid }, cause: error },
+    );
+  }
+  if (registration.kind === 'registered') return null;
+  const row = issuedRowOf(taker.tenant, taker.rid, origin, registration.logged);
+  if (row.replay === null && !row.saltGenerated) {
+    // The shard dropped its replay copy: the holder saved the receipt in D1 (under the taker's claim).
+    const saved = await findReceipt(deps.db, taker.tenant, taker.rid);
+    if (saved?.state === 'issued') return saved;
+  }
+  // If this save fails, the lease lapses and the next retry finds the same receipt in the log.
+  if (await issueClaim(deps.db, row, deps.now()).catch(() => false)) deps.settleClaim(origin, taker);
+  return storedReceiptOf(row);
+}
+
 /** Claims `receiptId` for this request, or answers the replay of the request that already used it. */
 export async function claimReceiptId(
   tenant: string,
@@ -97,12 +152,21 @@ export async function claimReceiptId(
   let pollMs = FIRST_POLL_MS;
   for (;;) {
     const now = deps.now();
-    const fresh: NewClaim = { tenant, id, token: randomHex(16), now, leaseUntil: now + LEASE_MS, digest };
-    const held = () => ({
+    const token = randomHex(16);
+    const fresh: NewClaim = {
+      tenant,
+      id,
+      token,
+      now,
+      leaseUntil: now + LEASE_MS,
+      digest,
+      logOrigin: deps.logOrigin,
+    };
+    const held = (logOrigin: string) => ({
       kind: 'claimed' as const,
-      claim: holdClaim({ ...fresh, db: deps.db, now: deps.now }),
+      claim: holdClaim({ ...fresh, logOrigin, db: deps.db, now: deps.now }),
     });
-    if (await insertClaim(deps.db, fresh)) return held();
+    if (await insertClaim(deps.db, fresh)) return held(deps.logOrigin);
     let row = await findReceipt(deps.db, tenant, id);
     if (row === null) continue; // released between the two queries
     // A claim made before leases existed counts as leased for LEASE_MS from its claim time.
@@ -117,8 +181,17 @@ export async function claimReceiptId(
       // Only the exact retry may take over: anyone else would turn the id into a different request's.
       // A claim from before claims had tokens carries no digest and goes to whoever comes first.
       if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digest)) throw differentRequest(id);
-      if (await takeOverClaim(deps.db, fresh, row.claim_token)) return held();
-      continue;
+      if (!(await takeOverClaim(deps.db, fresh, row.claim_token))) continue;
+      const origin = row.log_origin ?? deps.logOrigin;
+      const logged = await registerTaker(
+        origin,
+        { tenant, rid: id, token, expiresAt: now + REPLAY_RETENTION_MS },
+        deps,
+      );
+      if (logged === null) return held(origin);
+      const outcome = await replayOf(logged, request, tenant, deps.now());
+      if (outcome instanceof ApiError) throw outcome;
+      return outcome;
     }
     if (now >= deadline) throw inProgress(id, row, now);
     await deps.sleep(Math.min(pollMs, Math.max(1, deadline - now)));

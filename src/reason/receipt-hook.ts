@@ -2,17 +2,19 @@ import { writeReceiptRow } from '../background/write-behind';
 import type { ReasonRequest } from '../contracts/reason-request';
 import { utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
-import { logOriginOf } from '../log/receipt-log';
+import type { ClaimedAppend } from '../log/log-claims';
+import { logOriginOf, type ReceiptLog } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
-import { completeClaim, endLease, fenceClaim } from '../storage/receipt-claims';
+import { endLease, fenceClaim, issueClaim } from '../storage/receipt-claims';
 import type { IssuedRow } from '../storage/receipts';
 import { countedStub, type RoundTrips } from '../storage/round-trips';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
 import { issueReceipt } from './issue-receipt';
+import { issuedRowOf } from './logged-receipt';
 import { requestDigest } from './request-digest';
-import type { IssueReceipt, UnsignedResponse } from './run-reason';
+import type { IssueReceipt } from './run-reason';
 
 function lostClaim(id: string): ApiError {
   return new ApiError(
@@ -38,20 +40,21 @@ export interface ReceiptHookIo {
 
 /**
  * The pipeline's receipt hook for one tenant: issue (commit, sign, log), then keep the metadata and,
- * for a caller's receiptId with the caller's salt, the sealed replay copy in D1. With a claim (a caller-chosen
- * receiptId), the signed receipt is fenced into the claim before it is logged and completed after,
- * behind the answer: a request that lost its claim never logs, and one whose save fails leaves
- * the receipt for its retry to recover, never to sign again. Without one, the row is written behind
- * the answer, batched with the usage rows, with no replay copy: nobody can send a generated id back.
+ * for a caller's receiptId with the caller's salt, the sealed replay copy in D1. With a claim (a
+ * caller-chosen receiptId), the log shard is the fence: its append logs the receipt only while the
+ * claim is this request's, and keeps the receipt and its replay copy with the entry, so the claim is
+ * completed in D1 behind the answer and a retry recovers the receipt from the log if that fails.
+ * Without one, the row is written behind the answer, batched with the usage rows, with no replay
+ * copy: nobody can send a generated id back.
  */
 export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, claim?: HeldClaim): IssueReceipt {
   return async (request: ReasonRequest, response) => {
     // A caller's receiptId is issued only under its claim (serve-reason always takes one first), so
-    // there is one way to record a claimed receipt: the fence.
+    // there is one way to record a claimed receipt: the claimed append.
     if (request.receiptId !== undefined && claim === undefined) {
       throw new Error('a caller receiptId is issued only under its claim');
     }
-    const origin = logOriginOf(env);
+    const origin = claim?.logOrigin ?? logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
     const log = countedStub(env.RECEIPT_LOG.getByName(origin), io.trips, 'do:log');
     const meta = {
@@ -60,40 +63,57 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       region: response.model.region,
       costUsd: response.costUsd,
     };
-    const sealFor = (salt: string, receipt: object) =>
-      sealReplay(
-        salt,
-        response.receiptId,
-        utf8(JSON.stringify({ ...response, receipt })),
-        replayAad(tenant, response.receiptId, requestDigest(request)),
-      );
-    let fenced = false;
+    let signed: SignedReceipt | undefined;
     const issuing = issueReceipt(request, response, {
       signingKey: keys.receiptKey,
       issuer: keys.issuer,
       tenant,
       now: Date.now,
       appendToLog: async (entry) => {
-        const { index, proof } = claim ? await log.appendOnce(entry) : await log.append(entry);
-        return { index, proof };
+        if (claim === undefined) {
+          const { index, proof } = await log.append(entry);
+          return { index, proof };
+        }
+        // issueReceipt runs beforeLog first; a claimed receipt never goes to the plain append.
+        if (signed === undefined) throw new Error('a claimed receipt is logged only once sealed');
+        return appendClaimed(claim, log, entry, signed);
       },
       beforeLog:
         claim &&
-        (async (signed) => {
-          await fence(claim, request, response, signed, { origin, kid: keys.receiptKey.kid, meta, sealFor });
-          fenced = true;
+        (async ({ jws, iat, salt }) => {
+          // Sealed before the append, so a retry that recovers the receipt can replay it; the proof is added then.
+          const replay =
+            request.receiptSalt === undefined
+              ? null
+              : await sealReplay(
+                  salt,
+                  response.receiptId,
+                  utf8(JSON.stringify({ ...response, receipt: { jws } })),
+                  replayAad(tenant, response.receiptId, requestDigest(request)),
+                );
+          signed = {
+            tenant,
+            id: response.receiptId,
+            saltGenerated: request.receiptSalt === undefined,
+            logOrigin: origin,
+            kid: keys.receiptKey.kid,
+            iat,
+            ...meta,
+            jws,
+            replay,
+            replayExpiresAt: replay === null ? null : iat + REPLAY_RETENTION_MS,
+          };
         }),
     });
-    const issued = await issuing.catch(async (error: unknown) => {
-      // Signed under the claim but not logged: the retry need not wait out the lease to append it.
-      if (claim && fenced) await letGo(claim);
-      throw error;
-    });
-    if (claim) {
-      // Signed, fenced under the claim and logged: the answer need not wait for the completion. If it
-      // fails, the row stays 'signed' and the exact retry recovers this same receipt from the log.
+    const issued = await issuing;
+    if (claim && signed) {
+      // Logged under the claim: the answer need not wait for the completion. If it fails, the lease
+      // ends and the exact retry takes the claim over and finds this same receipt in the log.
       const { jws, proof } = issued.receipt;
-      const completing = complete(claim, jws, issued.logIndex, proof)
+      const row: IssuedRow = { ...signed, logIndex: issued.logIndex, jws, proof };
+      const settle = () => env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid: claim.id });
+      // Behind the answer, so on the uncounted binding.
+      const completing = complete(claim, env.DB, row, settle)
         .catch(() =>
           console.error(JSON.stringify({ event: 'receipt.completion_failed', receiptId: claim.id })),
         )
@@ -123,66 +143,102 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
   };
 }
 
-interface FenceContext {
-  origin: string;
-  kid: string;
-  meta: { provider: string; model: string; region: string; costUsd: number };
-  sealFor: (salt: string, receipt: object) => Promise<Uint8Array>;
-}
-
-/** Records the signed receipt over the holder's claim, comparing its token; throws if it lost the claim. */
-async function fence(
-  claim: HeldClaim,
-  request: ReasonRequest,
-  response: UnsignedResponse,
-  signed: { jws: string; iat: number; salt: string },
-  context: FenceContext,
-): Promise<void> {
-  // Sealed before the append, so a retry that recovers the receipt can replay it; the proof is added then.
-  const replay =
-    request.receiptSalt === undefined ? null : await context.sealFor(signed.salt, { jws: signed.jws });
-  const fenced = await fenceClaim(claim.db, {
-    tenant: claim.tenant,
-    id: response.receiptId,
-    token: claim.token,
-    saltGenerated: request.receiptSalt === undefined,
-    logOrigin: context.origin,
-    kid: context.kid,
-    iat: signed.iat,
-    ...context.meta,
-    jws: signed.jws,
-    replay,
-    replayExpiresAt: replay === null ? null : signed.iat + REPLAY_RETENTION_MS,
-  });
-  if (!fenced) throw lostClaim(response.receiptId);
-}
+/** A claimed receipt as signed, before its log index and proof. */
+type SignedReceipt = Omit<IssuedRow, 'logIndex' | 'proof'>;
 
 /**
- * Saves the log index and proof, behind the answer; if that fails, the lease ends now and the row stays
- * 'signed' for the retry to complete from the log.
+ * The claimed append: logs the receipt only if this request still holds its claim on the id (the log
+ * shard compares the claim token). Throws if it lost the claim, or if another request's receipt was
+ * logged for the id meanwhile (its D1 row is saved here, for the caller's retry to replay).
  */
-async function complete(claim: HeldClaim, jws: string, logIndex: number, proof: string): Promise<void> {
+async function appendClaimed(
+  claim: HeldClaim,
+  log: DurableObjectStub<ReceiptLog>,
+  entry: Uint8Array,
+  signed: SignedReceipt,
+): Promise<{ index: number; proof: string }> {
+  claim.logging();
+  let answer: ClaimedAppend;
   try {
-    await completeClaim(claim.db, {
+    answer = await log.appendClaimed({
       tenant: claim.tenant,
-      id: claim.id,
-      jws,
-      logIndex,
-      proof,
-      now: claim.now(),
+      rid: claim.id,
+      token: claim.token,
+      entry,
+      jws: signed.jws,
+      replay: signed.replay,
+      meta: {
+        saltGenerated: signed.saltGenerated,
+        kid: signed.kid,
+        iat: signed.iat,
+        provider: signed.provider,
+        model: signed.model,
+        region: signed.region,
+        costUsd: signed.costUsd,
+        replayExpiresAt: signed.replayExpiresAt,
+      },
+      expiresAt: signed.iat + REPLAY_RETENTION_MS,
     });
   } catch (error) {
-    await letGo(claim);
+    await keepSigned(claim, signed);
     throw new ApiError(
       'internal.unavailable',
-      `The receipt of ${claim.id} is signed and logged but could not be saved; retry the same request to receive it.`,
+      `The receipt of ${claim.id} is signed but could not be logged; retry the same request to receive it.`,
       { details: { receiptId: claim.id }, cause: error },
     );
   }
+  if (answer.kind === 'lost') throw lostClaim(claim.id);
+  if (answer.kind === 'logged-by-other') {
+    const row = issuedRowOf(claim.tenant, claim.id, signed.logOrigin, answer.logged);
+    await issueClaim(claim.db, row, claim.now()).catch(() => undefined);
+    throw new ApiError(
+      'receipt.in_progress',
+      `Another request with receiptId ${claim.id} was issued its receipt first; retry the same request to receive it.`,
+      { details: { receiptId: claim.id, inProgress: true }, headers: { 'Retry-After': '1' } },
+    );
+  }
+  return { index: answer.index, proof: answer.proof };
 }
 
-/** Ends a signed claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */
-async function letGo(claim: HeldClaim): Promise<void> {
+/**
+ * After an append whose outcome is unknown: keeps the signed receipt over the claim in D1 (comparing
+ * the token), so the exact retry logs this one, or finds it logged, instead of calling the model again.
+ */
+async function keepSigned(claim: HeldClaim, signed: SignedReceipt): Promise<void> {
+  try {
+    if (await fenceClaim(claim.db, { ...signed, token: claim.token })) await letGo(claim);
+  } catch {
+    // The claim stays pending; its lease ends (see release) and the retry asks the log.
+  }
+}
+
+/**
+ * Saves the log index and proof, behind the answer, then lets the log shard drop its replay copy; if
+ * the save fails, the lease ends now and the claim stays pending for the retry to complete from the log.
+ */
+async function complete(
+  claim: HeldClaim,
+  db: D1Database,
+  row: IssuedRow,
+  settle: () => Promise<void>,
+): Promise<void> {
+  let saved: boolean;
+  try {
+    saved = await issueClaim(db, row, claim.now());
+  } catch (error) {
+    await letGo(claim, db);
+    throw new ApiError(
+      'internal.unavailable',
+      `The receipt of ${claim.id} is logged but could not be saved; retry the same request to receive it.`,
+      { details: { receiptId: claim.id }, cause: error },
+    );
+  }
+  // Only once D1 holds it: the shard keeps the receipt of a claim gone from D1.
+  if (saved) await settle().catch(() => undefined);
+}
+
+/** Ends a claim's lease now, so its retry need not wait; if this write fails too, it lapses by itself. */
+async function letGo(claim: HeldClaim, db = claim.db): Promise<void> {
   claim.stop();
-  await endLease(claim.db, claim.tenant, claim.id, claim.token).catch(() => undefined);
+  await endLease(db, claim.tenant, claim.id, claim.token).catch(() => undefined);
 }

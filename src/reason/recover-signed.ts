@@ -12,10 +12,11 @@ export interface RecoverDeps {
 }
 
 /**
- * Completes a receipt whose holder signed it (the fence passed) but never saved its log index: it
- * died, or its save failed, after or before the append. The log's idempotent append answers the
- * index the entry already has, or appends it now for the first time, so the id keeps exactly one
- * logged receipt, the one signed under the claim, and is never signed again.
+ * Completes a receipt left 'signed' in D1 but never saved with its log index: by a holder whose log
+ * append never answered (logged or not), or by an earlier version, which recorded every receipt so
+ * before its append and then died, or failed to save, after or before it. The log's idempotent
+ * append answers the index the entry already has, or appends it now for the first time, so the id
+ * keeps exactly one logged receipt, the one signed under the claim, and is never signed again.
  */
 export async function recoverSigned(row: StoredReceipt, deps: RecoverDeps): Promise<StoredReceipt> {
   const payload = decodeBase64Url(row.jws?.split('.')[1] ?? '');

@@ -6,6 +6,7 @@ import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
+import { logOriginOf } from '../log/receipt-log';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
@@ -85,6 +86,7 @@ export async function reasonContextOf(
 export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
   const startedAt = c.var.arrivedAt ?? performance.now();
   const { caller, requestId } = c.var;
+  const logOf = (origin: string) => countedStub(c.env.RECEIPT_LOG.getByName(origin), c.var.trips, 'do:log');
   return {
     caller,
     requestId,
@@ -95,9 +97,13 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       waitMs: 30_000,
       appendOnce: async (origin, entry) => {
-        const { index, proof } = await c.env.RECEIPT_LOG.getByName(origin).appendOnce(entry);
+        const { index, proof } = await logOf(origin).appendOnce(entry);
         return { index, proof };
       },
+      logOrigin: logOriginOf(c.env),
+      registerClaim: (origin, claim) => logOf(origin).registerClaim(claim),
+      settleClaim: (origin, { tenant, rid }) =>
+        runInBackground(c, () => c.env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid })),
     },
     pipeline: (claim) => reasonContextOf(c, startedAt, claim),
     writeUsage: (record) => writeUsage(c.env.DB, record),

@@ -1,7 +1,8 @@
 import type { IssuedRow } from './receipts';
 // D1 queries of the claims of caller-chosen receipt ids (migrations/0004_receipt_claims.sql). Every
-// write a holder makes compares its claim token in the same statement, so a request that lost its
-// claim can neither sign over, release, nor extend the claim of the request that took it.
+// write a holder makes to a claim it may have lost compares its claim token in the same statement, so
+// a request that lost its claim can neither sign over, release, nor extend the claim of the request
+// that took it; the log shard, not D1, decides which receipt is the id's (log-claims.ts).
 
 export interface NewClaim {
   tenant: string;
@@ -12,16 +13,18 @@ export interface NewClaim {
   leaseUntil: number;
   /** The request digest keyed under the caller's salt; null when Valve draws the salt. */
   digest: Uint8Array | null;
+  /** The log shard that fences the claim (the deployment's when it is first claimed). */
+  logOrigin: string;
 }
 
 /** Inserts a pending claim; false when a row for (tenant, id) already exists. */
 export async function insertClaim(db: D1Database, claim: NewClaim): Promise<boolean> {
   const result = await db
     .prepare(
-      `INSERT INTO receipts (tenant, id, state, claimed_at, claim_token, lease_until, claim_digest)
-       VALUES (?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`,
+      `INSERT INTO receipts (tenant, id, state, claimed_at, claim_token, lease_until, claim_digest, log_origin)
+       VALUES (?, ?, 'pending', ?, ?, ?, ?, ?) ON CONFLICT (tenant, id) DO NOTHING`,
     )
-    .bind(claim.tenant, claim.id, claim.now, claim.token, claim.leaseUntil, claim.digest)
+    .bind(claim.tenant, claim.id, claim.now, claim.token, claim.leaseUntil, claim.digest, claim.logOrigin)
     .run();
   return result.meta.changes === 1;
 }
@@ -64,11 +67,15 @@ export async function renewLease(
   return result.meta.changes === 1;
 }
 
-/** Ends the holder's lease at once, so a retry need not wait it out (after a failed save). */
+/**
+ * Ends the holder's lease at once, so a retry need not wait it out: after a failed save, or a log
+ * append whose outcome is unknown (the retry then asks the log).
+ */
 export async function endLease(db: D1Database, tenant: string, id: string, token: string): Promise<void> {
   await db
     .prepare(
-      "UPDATE receipts SET lease_until = 0 WHERE tenant = ? AND id = ? AND claim_token = ? AND state = 'signed'",
+      `UPDATE receipts SET lease_until = 0
+       WHERE tenant = ? AND id = ? AND claim_token = ? AND state IN ('pending', 'signed')`,
     )
     .bind(tenant, id, token)
     .run();
@@ -89,8 +96,9 @@ export type SignedClaim = Omit<IssuedRow, 'logIndex' | 'proof'> & {
 };
 
 /**
- * The fence: turns the holder's pending claim into 'signed' in one statement that compares its token.
- * Only the request for which this answers true may append the receipt to the log.
+ * Keeps a signed receipt whose log append failed: turns the holder's pending claim into 'signed' in
+ * one statement that compares its token, so the exact retry logs this receipt (recover-signed.ts)
+ * instead of calling the model again. (Rows of earlier versions were fenced this way before the append.)
  */
 export async function fenceClaim(db: D1Database, row: SignedClaim): Promise<boolean> {
   const result = await db
@@ -120,6 +128,48 @@ export async function fenceClaim(db: D1Database, row: SignedClaim): Promise<bool
 }
 
 /**
+ * Saves the receipt the log shard holds for a pending claim (appended by its holder, or found there by
+ * a taker; again, idempotently), dropping replay copies past their retention in the same round trip;
+ * false when D1 holds no claim of the id. No token is compared: the shard logs one receipt per id, so
+ * whoever writes it writes the same one.
+ */
+export async function issueClaim(db: D1Database, row: IssuedRow, now: number): Promise<boolean> {
+  const issue = db
+    .prepare(
+      `UPDATE receipts SET state = 'issued', salt_generated = ?, log_origin = ?, log_index = ?, kid = ?, iat = ?,
+         provider = ?, model = ?, region = ?, cost_usd = ?, jws = ?, proof = ?, replay = ?, replay_expires_at = ?,
+         claim_token = NULL, lease_until = NULL
+       WHERE tenant = ? AND id = ? AND (state = 'pending' OR (state = 'issued' AND jws = ?))`,
+    )
+    .bind(
+      row.saltGenerated ? 1 : 0,
+      row.logOrigin,
+      row.logIndex,
+      row.kid,
+      row.iat,
+      row.provider,
+      row.model,
+      row.region,
+      row.costUsd,
+      row.jws,
+      row.proof,
+      row.replay,
+      row.replayExpiresAt,
+      row.tenant,
+      row.id,
+      row.jws,
+    );
+  const [issued] = await db.batch([issue, purgeStatement(db, now)]);
+  return issued?.meta.changes === 1;
+}
+
+function purgeStatement(db: D1Database, now: number): D1PreparedStatement {
+  return db
+    .prepare('UPDATE receipts SET replay = NULL WHERE replay IS NOT NULL AND replay_expires_at <= ?')
+    .bind(now);
+}
+
+/**
  * Marks a signed receipt issued with its log index and proof (by its holder, or by a retry that
  * recovered it from the log), dropping replay copies past their retention in the same round trip.
  */
@@ -133,8 +183,5 @@ export async function completeClaim(
        WHERE tenant = ? AND id = ? AND state = 'signed' AND jws = ?`,
     )
     .bind(done.logIndex, done.proof, done.tenant, done.id, done.jws);
-  const purge = db
-    .prepare('UPDATE receipts SET replay = NULL WHERE replay IS NOT NULL AND replay_expires_at <= ?')
-    .bind(done.now);
-  await db.batch([complete, purge]);
+  await db.batch([complete, purgeStatement(db, done.now)]);
 }

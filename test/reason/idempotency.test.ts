@@ -24,6 +24,7 @@ describe('a duplicate waiting for a live claim', () => {
       now,
       leaseUntil: now + 12_500,
       digest: null,
+      logOrigin: 'valve.local/log/0',
     });
     const sleeps: number[] = [];
     const outcome = await claimReceiptId(
@@ -38,6 +39,9 @@ describe('a duplicate waiting for a live claim', () => {
         },
         waitMs: 3_000,
         appendOnce: () => Promise.reject(new Error('nothing is recovered here')),
+        logOrigin: 'valve.local/log/0',
+        registerClaim: () => Promise.reject(new Error('nothing is taken over here')),
+        settleClaim: () => undefined,
       },
     ).catch((error: unknown) => error);
     expect(sleeps).toEqual([50, 100, 200, 400, 800, 1000, 450]);

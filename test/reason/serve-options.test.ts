@@ -39,6 +39,9 @@ function serveDeps(cat: Catalog, usage: UsageRecord[]): ServeDeps {
       sleep: abortableSleep as never,
       waitMs: 0,
       appendOnce: () => Promise.reject(new Error('these requests carry no receiptId')),
+      logOrigin: 'valve.local/log/0',
+      registerClaim: () => Promise.reject(new Error('these requests carry no receiptId')),
+      settleClaim: () => undefined,
     },
     pipeline: async () => ({
       deps: { ...deps, issueReceipt: async () => ({ jws: 'jws', proof: 'proof' }) as never },

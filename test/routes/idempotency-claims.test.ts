@@ -229,6 +229,7 @@ describe('a save that fails after the log append', () => {
         return {
           append: failures === 0 ? refuse : log.append.bind(log),
           appendOnce: failures === 0 ? refuse : log.appendOnce.bind(log),
+          appendClaimed: failures === 0 ? refuse : log.appendClaimed.bind(log),
         };
       },
     };
