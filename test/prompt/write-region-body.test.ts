@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContextItem, ConversationTurn, ReasonRequest } from '../../src/contracts/reason-request';
@@ -18,6 +19,26 @@ import { oldEncodeRegionBody, oldRenderPrompt } from './old-render-prompt';
 // the plain path (one scan, then tokens and escaping in one replace) and the general path alike.
 
 const fixedNonce = '0123456789abcdef0123456789abcdef';
+
+// The public attack corpus beside the repository (read as in injection-corpus.test.ts; skipped without it).
+const files = import.meta.glob('../../../shared/data/injection/**/*.{json,jsonl}', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(stringsOf);
+}
+const corpus = Object.entries(files).flatMap(([path, raw]) =>
+  path.endsWith('.jsonl')
+    ? raw
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .flatMap((line) => stringsOf(JSON.parse(line)))
+    : stringsOf(JSON.parse(raw)),
+);
 
 // Plain pieces, so most generated texts take the single-pass path, and the edges of the plain ranges.
 const plainPieces = [
@@ -149,6 +170,28 @@ describe('the single-pass region writer', () => {
       { numRuns: 5000 },
     );
   });
+
+  it.skipIf(corpus.length === 0)(
+    'writes every string of the BIPIA corpus as the multi-pass renderer did',
+    () => {
+      const mark = datamarkChar(fixedNonce);
+      const differing: string[] = [];
+      for (const attack of corpus) {
+        for (const mode of promptModes) {
+          const normalized = normalizeText(attack, mode === 'tags+datamark' ? mark : undefined);
+          const written = writeRegionBody(attack, mode, mark);
+          if (
+            written.body !== oldEncodeRegionBody(normalized.text, mode, mark) ||
+            written.neutralized !== normalized.neutralized
+          ) {
+            differing.push(`${mode} ${JSON.stringify(attack.slice(0, 40))}`);
+          }
+        }
+      }
+      expect(differing).toEqual([]);
+      expect(corpus.filter(isPlainText).length).toBeGreaterThan(corpus.length / 2);
+    },
+  );
 
   it('takes the single pass for the prose the benchmark renders, and not for text NFC or removal would change', () => {
     expect(isPlainText(plainPieces.slice(0, 23).join(''))).toBe(true);
