@@ -31,6 +31,8 @@ special[0x20] = 1;
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const utf16 = new TextDecoder('utf-16le', { fatal: false, ignoreBOM: true });
 const longest = 8; // `&#x2029;`
+// Reused across calls, up to `keptUnits` (512 KiB).
+const keptUnits = 1 << 18;
 let buffer = new Uint16Array(0);
 
 function slowly(text: string, mark: string): string {
@@ -50,19 +52,28 @@ function slowly(text: string, mark: string): string {
 export function datamarkBody(text: string, mark: string): string {
   if (!littleEndian || mark.length !== 1) return slowly(text, mark);
   const length = text.length;
-  if (buffer.length < length * longest)
-    buffer = new Uint16Array(Math.max(length * longest, buffer.length * 2));
+  // Room for the text and a quarter more; an entity-dense text grows the buffer as it goes.
+  let units = buffer.length >= length + longest ? buffer : new Uint16Array(length + (length >> 2) + longest);
   const code = mark.charCodeAt(0);
   let out = 0;
   for (let i = 0; i < length; i++) {
     const unit = text.charCodeAt(i);
     if (special[unit] === 0) {
-      buffer[out++] = unit;
+      units[out++] = unit;
     } else if (unit === 0x20) {
-      buffer[out++] = code;
+      units[out++] = code;
     } else {
-      for (const replacement of replacements.get(unit) ?? []) buffer[out++] = replacement;
+      // Room for this reference and for the rest of the text as it is.
+      if (out + longest + (length - i) > units.length) {
+        const grown = new Uint16Array(Math.max(units.length * 2, out + longest + (length - i)));
+        grown.set(units.subarray(0, out));
+        units = grown;
+      }
+      for (const replacement of replacements.get(unit) ?? []) units[out++] = replacement;
     }
   }
-  return utf16.decode(buffer.subarray(0, out));
+  const body = utf16.decode(units.subarray(0, out));
+  // Keep a buffer for the next region, but not one a huge item grew.
+  buffer = units.length <= keptUnits ? units : buffer;
+  return body;
 }

@@ -198,6 +198,24 @@ describe('the single-pass region writer', () => {
     for (const outside of plainPieces.slice(23)) expect(isPlainText(`a${outside}b`), outside).toBe(false);
   });
 
+  it('writes long bodies whatever their share of escaped characters, after short and long ones alike', () => {
+    const mark = datamarkChar(fixedNonce);
+    const texts = [
+      '"'.repeat(70_000),
+      'a b'.repeat(30_000),
+      `${'x'.repeat(50_000)}${'\u2029'.repeat(50_000)}`,
+      '<',
+      '',
+    ];
+    for (const text of [...texts, ...texts.reverse()]) {
+      for (const mode of promptModes) {
+        expect(writeRegionBody(text, mode, mark).body).toBe(
+          oldEncodeRegionBody(normalizeText(text, mark).text, mode, mark),
+        );
+      }
+    }
+  });
+
   it('encodes base64 as the RFC 4648 encoder does, for every length modulo 3', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (input) => {
