@@ -1,6 +1,6 @@
 // Datamark mode's body in one pass: with one space in six characters of prose, `replaceAll(' ', mark)`
 // or `split`/`join` build a string per space. Writing every unit into a buffer and decoding it once as
-// UTF-16 is about four times faster than escaping, marking and referencing in three passes (1 MB of
+// UTF-16 is about three times faster than escaping, marking and referencing in three passes (1 MB of
 // prose, Node 20).
 
 /** ECMAScript's `\s`: WhiteSpace and LineTerminator (a test checks this list against the regex). */
