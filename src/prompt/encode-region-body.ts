@@ -1,12 +1,15 @@
 import type { PromptMode } from '../contracts/reason-request';
-import { decodeBase64, encodeBase64 } from '../encoding/base64';
-import { decodeUtf8, utf8 } from '../encoding/utf8';
+import { decodeBase64 } from '../encoding/base64';
+import { decodeUtf8 } from '../encoding/utf8';
+import { datamarkBody } from './datamark-body';
+import { encodeBase64Text } from './encode-base64-text';
 import { escapeData, unescapeData } from './escape-data';
 
-const whitespace = /\s/g;
+const jsonSpecial = /[&<>]/g;
+const jsonEscapes: Record<string, string> = { '&': '\\u0026', '<': '\\u003c', '>': '\\u003e' };
 
 /**
- * The body of a data region for normalized text, in the request's mode:
+ * The body of a data region for normalized (so well-formed) text, in the request's mode:
  * - `tags`: entity-escaped text;
  * - `tags+datamark`: entity-escaped, then each space becomes `mark` and any other whitespace a
  *   `&#xHEX;` reference, so no whitespace remains and the marking can be undone exactly;
@@ -18,16 +21,11 @@ export function encodeRegionBody(text: string, mode: PromptMode, mark: string): 
     case 'tags':
       return escapeData(text);
     case 'tags+datamark':
-      return escapeData(text)
-        .replaceAll(' ', mark)
-        .replace(whitespace, (space) => `&#x${space.charCodeAt(0).toString(16).toUpperCase()};`);
+      return datamarkBody(text, mark);
     case 'tags+base64':
-      return encodeBase64(utf8(text));
+      return encodeBase64Text(text);
     case 'json':
-      return JSON.stringify(text)
-        .replaceAll('&', '\\u0026')
-        .replaceAll('<', '\\u003c')
-        .replaceAll('>', '\\u003e');
+      return JSON.stringify(text).replace(jsonSpecial, (char) => jsonEscapes[char] ?? char);
   }
 }
 

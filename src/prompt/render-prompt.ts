@@ -2,15 +2,14 @@ import type { ContextItem, PromptMode, ReasonRequest } from '../contracts/reason
 import type { Message } from '../model/message';
 import type { ModelWarning } from '../model/model-response';
 import { datamarkChar } from './datamark-char';
-import { encodeRegionBody } from './encode-region-body';
 import { escapeData } from './escape-data';
-import { normalizeContent } from './normalize-content';
+import { serializeContent } from './normalize-content';
 import { type NormalizeCounts, normalizeText } from './normalize-text';
 import { policyText } from './policy-text';
 import { renderRegion } from './render-region';
 import { renderToolResult } from './render-tool-result';
 import { type Tally, tallyWarnings } from './tally-warnings';
-import { truncateText } from './truncate-text';
+import { writeRegionBody } from './write-region-body';
 
 export interface RenderOptions {
   /** 32 lowercase hex characters, fresh for each request, occurring in no input (see `drawNonce`). */
@@ -68,13 +67,9 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
   const untrusted: string[] = [];
   (request.context ?? []).forEach((item, index) => {
     const id = `c${index + 1}`;
-    const normalized = normalizeContent(item.content, strip);
-    count(id, normalized);
-    const cut =
-      options.maxItemChars === undefined
-        ? { text: normalized.text, truncated: false }
-        : truncateText(normalized.text, options.maxItemChars);
-    if (cut.truncated) tally.truncated.push([id, options.maxItemChars ?? 0]);
+    const written = writeRegionBody(serializeContent(item.content), mode, mark, options.maxItemChars);
+    count(id, written);
+    if (written.truncated) tally.truncated.push([id, options.maxItemChars ?? 0]);
     const trust = trustOf(item);
     const region = renderRegion(
       nonce,
@@ -83,9 +78,9 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
         label: item.label === undefined ? undefined : normalize(id, item.label),
         trust,
         privacy: typeof item.privacy === 'string' ? item.privacy : undefined,
-        truncated: cut.truncated,
+        truncated: written.truncated,
       },
-      encodeRegionBody(cut.text, mode, mark),
+      written.body,
     );
     (trust === 'trusted' ? trusted : untrusted).push(region);
   });

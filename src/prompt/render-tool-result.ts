@@ -1,10 +1,10 @@
 import type { PromptMode } from '../contracts/reason-request';
 import type { Message } from '../model/message';
 import { datamarkChar } from './datamark-char';
-import { encodeRegionBody } from './encode-region-body';
-import { normalizeContent } from './normalize-content';
+import { serializeContent } from './normalize-content';
 import type { NormalizeCounts } from './normalize-text';
 import { renderRegion } from './render-region';
+import { writeRegionBody } from './write-region-body';
 
 export interface ToolResult {
   callId: string;
@@ -24,12 +24,12 @@ export function renderToolResult(
   onCounts?: (counts: NormalizeCounts) => void,
 ): Message {
   const mark = datamarkChar(nonce);
-  const normalized = normalizeContent(result.content, mode === 'tags+datamark' ? mark : undefined);
-  onCounts?.(normalized);
+  const written = writeRegionBody(serializeContent(result.content), mode, mark);
+  onCounts?.(written);
   const region = renderRegion(
     nonce,
     { id: `t-${result.callId}`, label: `result of ${result.tool}`, trust: 'untrusted' },
-    encodeRegionBody(normalized.text, mode, mark),
+    written.body,
   );
   return {
     role: 'tool',
