@@ -1,10 +1,9 @@
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { ITEM_LISTS, itemName, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
 import { utf8 } from '../encoding/utf8';
 import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
+import { hmacKey, hmacParts } from './hmac-sha256';
 import { canonicalJson, canonicalJsonAsSent, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 
@@ -102,12 +101,15 @@ function encodedParts(values: FieldValues) {
   };
 }
 
+// HKDF's extract is keyed by the constant KDF salt: its inner and outer states are made once.
+const KDF_KEY = hmacKey(KDF_SALT);
+
 /**
  * The `cmt` member of a receipt body: every name given (by default the v1 fields), in that order. The
  * same bytes as `deriveFieldKey` and `commitField` name by name, with the work they share done once:
  * HKDF's extract step (PRK = HMAC(KDF_SALT, S)) is the same for every name of a receipt, so it runs
- * once and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), from a copy of one keyed
- * HMAC; each value is canonicalised and UTF-8 encoded once, and no message is concatenated.
+ * once and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), under the PRK's states
+ * made once; each value is canonicalised and UTF-8 encoded once, and no message is concatenated.
  */
 export async function commitAll(
   salt: string,
@@ -115,23 +117,14 @@ export async function commitAll(
   values: FieldValues,
   names: readonly string[] = RECEIPT_FIELDS_V1,
 ): Promise<Commitments> {
-  const prk = hmac(sha256, KDF_SALT, utf8(salt));
-  const keyedPrk = hmac.create(sha256, prk);
+  const prk = hmacKey(hmacParts(KDF_KEY, [utf8(salt)]));
   const rid16 = uuidToBytes(rid);
   const partsOf = encodedParts(values);
   const out: Commitments = {};
   for (const name of names) {
     const { field, commitPrefix } = bytesOfName(name);
-    const fieldKey = keyedPrk
-      .clone()
-      .update(FIELD_INFO_PREFIX)
-      .update(rid16)
-      .update(field)
-      .update(ONE)
-      .digest();
-    const commitment = hmac.create(sha256, fieldKey).update(commitPrefix);
-    for (const part of partsOf(name)) commitment.update(part);
-    out[name] = encodeBase64Url(commitment.digest());
+    const fieldKey = hmacParts(prk, [FIELD_INFO_PREFIX, rid16, field, ONE]);
+    out[name] = encodeBase64Url(hmacParts(hmacKey(fieldKey), [commitPrefix, ...partsOf(name)]));
   }
   return out;
 }
