@@ -88,23 +88,20 @@ function begin(from: Int32Array, hashed: number): void {
   total = hashed;
 }
 
+// Bytes are copied one by one rather than through `set(subarray(…))`: the parts are short (a label,
+// a name, a 32-byte key), and a view per copy was most of the cost of a part.
 function absorb(bytes: Uint8Array): void {
+  const length = bytes.length;
   let i = 0;
-  total += bytes.length;
+  total += length;
   if (held > 0) {
-    const take = Math.min(BLOCK - held, bytes.length);
-    pending.set(bytes.subarray(0, take), held);
-    held += take;
-    i = take;
+    while (held < BLOCK && i < length) pending[held++] = bytes[i++] as number;
     if (held < BLOCK) return;
     compress(state, pending, 0);
     held = 0;
   }
-  for (; i + BLOCK <= bytes.length; i += BLOCK) compress(state, bytes, i);
-  if (i < bytes.length) {
-    pending.set(bytes.subarray(i), 0);
-    held = bytes.length - i;
-  }
+  for (; i + BLOCK <= length; i += BLOCK) compress(state, bytes, i);
+  while (i < length) pending[held++] = bytes[i++] as number;
 }
 
 /** Pads (FIPS 180-4 section 5.1.1) and writes the 32-byte digest into `out`. */
