@@ -68,7 +68,7 @@ const options = { time: 3000, warmupTime: 500 };
 
 describe('issue a receipt per request', () => {
   bench(
-    'issueReceipt (12 commitments, JWS Ed25519, entry hash)',
+    'issueReceipt (14 commitments: v1 fields, tenant, one item; JWS Ed25519, entry hash)',
     async () => {
       await issueReceipt(request, response, issuer);
     },
@@ -76,7 +76,7 @@ describe('issue a receipt per request', () => {
   );
 
   bench(
-    'commitAll only (12 × HKDF + HMAC over JCS)',
+    'commitAll only (the 12 v1 fields: HKDF + HMAC over JCS)',
     async () => {
       await commitAll(
         request.receiptSalt as string,
