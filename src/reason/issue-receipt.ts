@@ -3,7 +3,7 @@ import type { ReasonResponse } from '../contracts/reason-response';
 import { utf8 } from '../encoding/utf8';
 import { entryHash } from '../log/merkle';
 import { commitAll, generateReceiptSalt } from '../receipts/commitments';
-import { canonicalJson, type JsonValue } from '../receipts/jcs';
+import { canonicalJsonAsSent } from '../receipts/jcs';
 import { signReceiptPayload } from '../receipts/jws';
 import { buildReceiptBody } from '../receipts/receipt-body';
 import { receiptValuesV2 } from '../receipts/receipt-fields';
@@ -52,7 +52,7 @@ export async function issueReceipt(
   const cmt = await commitAll(salt, rid, values, names);
   const iat = issuer.now();
   const body = buildReceiptBody({ rid, iss: issuer.issuer, iat, cmt });
-  const payload = utf8(canonicalJson(body as unknown as JsonValue));
+  const payload = utf8(canonicalJsonAsSent(body));
   const jws = await signReceiptPayload(payload, issuer.signingKey);
   await issuer.beforeLog?.({ jws, iat, salt });
   const logged = await issuer.appendToLog(entryHash(payload));

@@ -1,11 +1,10 @@
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
+import { ITEM_LISTS, itemName, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
 import { utf8 } from '../encoding/utf8';
 import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
-import { canonicalJson, type JsonValue } from './jcs';
+import { hmacKey, hmacParts } from './hmac-sha256';
+import { canonicalJson, canonicalJsonAsSent, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 
 // The commitments, byte for byte (HKDF: RFC 5869, HMAC: RFC 2104, JCS: RFC 8785; README "For auditors"):
@@ -14,7 +13,11 @@ import { uuidToBytes } from './uuid';
 //   C_f = HMAC-SHA256(K_f, "valve-receipt/v1/commit" || 0x00 || UTF8(f) || 0x00 || UTF8(JCS(value_f)))
 // The salt only ever enters HKDF as input key material, never an HMAC key or HKDF salt slot.
 
-/** Values to commit, by committed name; an absent one commits to JSON null. */
+/**
+ * Values to commit, by committed name; an absent one commits to JSON null. A value is committed as
+ * JSON.stringify would send it (undefined members dropped, toJSON followed), so a response value can
+ * be given as it is.
+ */
 export type FieldValues = Partial<Record<string, JsonValue>>;
 /** base64url(C_f) for every committed name. */
 export type Commitments = Record<string, string>;
@@ -60,13 +63,53 @@ function bytesOfName(name: string): NameBytes {
 }
 const FIELD_INFO_PREFIX = concatBytes(FIELD_INFO, ZERO);
 const ONE = new Uint8Array([1]);
+const OPEN = utf8('[');
+const COMMA = utf8(',');
+const CLOSE = utf8(']');
+const ITEM_LIST_NAMES: readonly string[] = ITEM_LISTS;
+
+/**
+ * UTF8(JCS(value)) of every committed name, as the parts that make it up: each value is canonicalised
+ * and encoded once. A list whose items are committed one by one too (v2's `req.context[i]`) is, byte
+ * for byte, `[` item `,` item … `]` of its items' own encodings, so it is given as those parts and its
+ * items are not canonicalised a second time. (An item given as another value than the list's own
+ * element is encoded on its own, so the parts are always those of the values given.)
+ */
+function encodedParts(values: FieldValues) {
+  const encoded = new Map<string, Uint8Array>();
+  const encode = (name: string): Uint8Array => {
+    let bytes = encoded.get(name);
+    if (bytes === undefined) {
+      bytes = utf8(canonicalJsonAsSent(values[name] ?? null));
+      encoded.set(name, bytes);
+    }
+    return bytes;
+  };
+  return (name: string): Uint8Array[] => {
+    const list = values[name];
+    if (!ITEM_LIST_NAMES.includes(name) || !Array.isArray(list)) return [encode(name)];
+    if (!list.every((item, i) => values[itemName(name as (typeof ITEM_LISTS)[number], i)] === item)) {
+      return [encode(name)];
+    }
+    const parts: Uint8Array[] = [OPEN];
+    list.forEach((_, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(encode(itemName(name as (typeof ITEM_LISTS)[number], i)));
+    });
+    parts.push(CLOSE);
+    return parts;
+  };
+}
+
+// HKDF's extract is keyed by the constant KDF salt: its inner and outer states are made once.
+const KDF_KEY = hmacKey(KDF_SALT);
 
 /**
  * The `cmt` member of a receipt body: every name given (by default the v1 fields), in that order. The
  * same bytes as `deriveFieldKey` and `commitField` name by name, with the work they share done once:
  * HKDF's extract step (PRK = HMAC(KDF_SALT, S)) is the same for every name of a receipt, so it runs
- * once and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), from a copy of one keyed
- * HMAC; each value is canonicalised and UTF-8 encoded once, and no message is concatenated.
+ * once and each K_f is its one-block expand, T(1) = HMAC(PRK, info_f || 0x01), under the PRK's states
+ * made once; each value is canonicalised and UTF-8 encoded once, and no message is concatenated.
  */
 export async function commitAll(
   salt: string,
@@ -74,25 +117,14 @@ export async function commitAll(
   values: FieldValues,
   names: readonly string[] = RECEIPT_FIELDS_V1,
 ): Promise<Commitments> {
-  const prk = hmac(sha256, KDF_SALT, utf8(salt));
-  const keyedPrk = hmac.create(sha256, prk);
+  const prk = hmacKey(hmacParts(KDF_KEY, [utf8(salt)]));
   const rid16 = uuidToBytes(rid);
+  const partsOf = encodedParts(values);
   const out: Commitments = {};
   for (const name of names) {
     const { field, commitPrefix } = bytesOfName(name);
-    const fieldKey = keyedPrk
-      .clone()
-      .update(FIELD_INFO_PREFIX)
-      .update(rid16)
-      .update(field)
-      .update(ONE)
-      .digest();
-    const commitment = hmac
-      .create(sha256, fieldKey)
-      .update(commitPrefix)
-      .update(utf8(canonicalJson(values[name] ?? null)))
-      .digest();
-    out[name] = encodeBase64Url(commitment);
+    const fieldKey = hmacParts(prk, [FIELD_INFO_PREFIX, rid16, field, ONE]);
+    out[name] = encodeBase64Url(hmacParts(hmacKey(fieldKey), [commitPrefix, ...partsOf(name)]));
   }
   return out;
 }

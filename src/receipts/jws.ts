@@ -1,8 +1,13 @@
-import { CompactSign } from 'jose';
-import { decodeBase64Url } from '../encoding/base64';
+import { decodeBase64Url, encodeBase64Url } from '../encoding/base64';
 import { type Bytes, timingSafeEqual } from '../encoding/bytes';
 import { decodeUtf8, utf8 } from '../encoding/utf8';
-import { type Ed25519PublicJwk, type Ed25519SigningKey, jwkThumbprint, verifyEd25519 } from '../signing/keys';
+import {
+  type Ed25519PublicJwk,
+  type Ed25519SigningKey,
+  jwkThumbprint,
+  signEd25519,
+  verifyEd25519,
+} from '../signing/keys';
 import { parseIJson } from './i-json';
 import { canonicalJson, type JsonValue } from './jcs';
 import { type ReceiptBody, validateReceiptBody } from './receipt-body';
@@ -13,7 +18,9 @@ import { type ReceiptBody, validateReceiptBody } from './receipt-body';
 // with "Ed25519" and its verifier accepts nothing else. Signing goes through jose; verification is
 // written out here so that every check is strict and reported: the header is parsed as I-JSON (no
 // duplicate members), the signature is checked with WebCrypto Ed25519, and the payload must be
-// exactly the JCS of itself.
+// exactly the JCS of itself. Signing is written out too (RFC 7515 section 5.1 for the compact form):
+// the protected header is the same for every receipt of a key, so its base64url is made once per key,
+// and Ed25519 is deterministic, so the bytes are those jose would produce (the tests compare them).
 
 export const RECEIPT_JWS_ALG = 'Ed25519';
 export const RECEIPT_JWS_TYP = 'valve-receipt+jws';
@@ -52,14 +59,26 @@ export async function signReceipt(body: ReceiptBody, key: Ed25519SigningKey): Pr
   return signReceiptPayload(utf8(canonicalJson(body as unknown as JsonValue)), key);
 }
 
+// base64url(JCS(header)) per signing key, made on its first receipt.
+const HEADERS = new WeakMap<Ed25519SigningKey, string>();
+function protectedHeaderOf(key: Ed25519SigningKey): string {
+  let header = HEADERS.get(key);
+  if (header === undefined) {
+    const members = { alg: RECEIPT_JWS_ALG, kid: key.kid, typ: RECEIPT_JWS_TYP };
+    header = encodeBase64Url(utf8(canonicalJson(members)));
+    HEADERS.set(key, header);
+  }
+  return header;
+}
+
 /**
- * Signs a payload that is already the JCS of a body checked by `buildReceiptBody`: the issuer
+ * Signs a payload that is already the JCS of a body made by `buildReceiptBody`: the issuer
  * canonicalises the body once, for the signature and for the log's entry hash alike.
  */
 export async function signReceiptPayload(payload: Bytes, key: Ed25519SigningKey): Promise<string> {
-  return new CompactSign(payload)
-    .setProtectedHeader({ alg: RECEIPT_JWS_ALG, kid: key.kid, typ: RECEIPT_JWS_TYP })
-    .sign(key.privateKey);
+  const signingInput = `${protectedHeaderOf(key)}.${encodeBase64Url(payload)}`;
+  const signature = await signEd25519(key.privateKey, utf8(signingInput));
+  return `${signingInput}.${encodeBase64Url(signature)}`;
 }
 
 function parseJsonSegment(segment: Bytes): JsonValue | null {

@@ -41,9 +41,12 @@ function json(value: unknown): JsonValue {
   return (value ?? null) as JsonValue;
 }
 
-/** A response value exactly as the caller receives it in JSON (undefined members dropped). */
+/**
+ * A response value as the caller receives it in JSON: given as it is, undefined members and all, since
+ * the commitments canonicalise a value exactly as JSON.stringify sends it.
+ */
 function asSent(value: unknown): JsonValue {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
+  return (value ?? null) as JsonValue;
 }
 
 export function requestFieldValues(request: RequestFields): FieldValues {

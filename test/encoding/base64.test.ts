@@ -18,6 +18,41 @@ describe('the one base64 codec', () => {
     }
   });
 
+  it('passes the RFC 4648 section 10 vectors, padded and as base64url', () => {
+    const vectors = [
+      ['', ''],
+      ['f', 'Zg=='],
+      ['fo', 'Zm8='],
+      ['foo', 'Zm9v'],
+      ['foob', 'Zm9vYg=='],
+      ['fooba', 'Zm9vYmE='],
+      ['foobar', 'Zm9vYmFy'],
+    ];
+    for (const [text, encoded] of vectors) {
+      expect(encodeBase64(utf8(text as string))).toBe(encoded);
+      expect(encodeBase64Url(utf8(text as string))).toBe((encoded as string).replace(/=+$/, ''));
+      expect(decodeBase64Url((encoded as string).replace(/=+$/, ''))).toEqual(utf8(text as string));
+    }
+  });
+
+  it('encodes base64url as the padded encoding with the URL alphabet, for every small length and byte', () => {
+    // The small-input table and the btoa path must agree on both sides of the size where they switch.
+    for (let length = 0; length <= 300; length++) {
+      const bytes = new Uint8Array(length);
+      for (let i = 0; i < length; i++) bytes[i] = (i * 151 + length * 7) & 255;
+      const expected = viaBtoa(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+      expect(encodeBase64Url(bytes)).toBe(expected);
+      expect(decodeBase64Url(expected)).toEqual(bytes);
+    }
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i);
+    for (let start = 0; start < 256; start += 32) {
+      const slice = every.subarray(start, start + 32);
+      expect(encodeBase64Url(slice)).toBe(
+        viaBtoa(slice).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+      );
+    }
+  });
+
   it('round-trips base64url without padding and rejects non-canonical text', () => {
     const bytes = new Uint8Array([251, 255, 191, 0, 1]);
     expect(encodeBase64Url(bytes)).toBe('-_-_AAE');

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RECEIPT_FIELDS_V1, type ReceiptField } from '../../src/contracts/receipt-field-names';
+import {
+  committedNames,
+  itemName,
+  RECEIPT_FIELDS_V1,
+  RECEIPT_TYP_V2,
+  type ReceiptField,
+} from '../../src/contracts/receipt-field-names';
 import { decodeBase64Url, encodeBase64Url } from '../../src/encoding/base64';
 import { bytesToHex } from '../../src/encoding/hex';
 import { utf8 } from '../../src/encoding/utf8';
@@ -112,6 +118,46 @@ describe('commitments', () => {
         expect(await commit(SALT, RID, field, a)).not.toBe(await commit(SALT, RID, field, b));
       }),
       { numRuns: 50 },
+    );
+  });
+
+  it('commits v2 lists and their items, given as sent, exactly as each name on its own after a JSON round trip', async () => {
+    // Items as a request or response holds them: members that are undefined, nested lists with
+    // undefined items. The list's bytes are built from its items' bytes, so both must stay exact.
+    const member = fc.oneof(fc.constant(undefined), fc.jsonValue());
+    const itemArb = fc.dictionary(fc.string({ maxLength: 6 }), member, { maxKeys: 4 });
+    const listsArb = fc.record({
+      context: fc.array(itemArb, { maxLength: 4 }),
+      conversation: fc.array(fc.oneof(itemArb, fc.array(member, { maxLength: 3 })), { maxLength: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(saltArb, ridArb, listsArb, fc.boolean(), async (salt, rid, lists, copyAnItem) => {
+        const values: Record<string, unknown> = {
+          'req.context': lists.context,
+          'req.conversation': lists.conversation,
+          'res.meta': { finishReason: 'stop', costUsd: undefined, usage: { inputTokens: 1 } },
+        };
+        lists.context.forEach((item, i) => {
+          values[itemName('req.context', i)] = item;
+        });
+        lists.conversation.forEach((turn, i) => {
+          values[itemName('req.conversation', i)] = turn;
+        });
+        // An item given as another value than the list's element is committed as itself.
+        if (copyAnItem && lists.context.length > 0) values[itemName('req.context', 0)] = { other: true };
+        const names = committedNames(RECEIPT_TYP_V2, {
+          'req.context': lists.context.length,
+          'req.conversation': lists.conversation.length,
+        });
+        const cmt = await commitAll(salt, rid, values as Record<string, JsonValue>, names);
+        expect(Object.keys(cmt)).toEqual(names);
+        for (const name of names) {
+          const sent = JSON.parse(JSON.stringify(values[name] ?? null)) as JsonValue;
+          const expected = await commitField(await deriveFieldKey(salt, rid, name), name, sent);
+          expect(cmt[name]).toBe(encodeBase64Url(expected));
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 

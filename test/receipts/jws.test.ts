@@ -1,3 +1,4 @@
+import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64Url } from '../../src/encoding/base64';
 import { hexToBytes } from '../../src/encoding/hex';
@@ -6,6 +7,7 @@ import { commitAll } from '../../src/receipts/commitments';
 import {
   type ReceiptCheckName,
   signReceipt,
+  signReceiptPayload,
   type TrustedReceiptKey,
   verifyReceiptJws,
 } from '../../src/receipts/jws';
@@ -58,6 +60,18 @@ describe('receipt JWS', () => {
         await katKey(),
       ),
     ).toBe(KAT_JWS);
+  });
+
+  it('signs exactly what jose signs, under each of two keys in turn', async () => {
+    const payload = utf8(JSON.stringify(katBody));
+    const kat = await katKey();
+    const other = await importEd25519SigningKey(await generateEd25519Pkcs8());
+    for (const key of [kat, other, kat]) {
+      const viaJose = await new CompactSign(payload)
+        .setProtectedHeader({ alg: 'Ed25519', kid: key.kid, typ: 'valve-receipt+jws' })
+        .sign(key.privateKey);
+      expect(await signReceiptPayload(payload, key)).toBe(viaJose);
+    }
   });
 
   it('verifies the known receipt, passing every check in order', async () => {
