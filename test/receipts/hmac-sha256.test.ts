@@ -6,9 +6,10 @@ import { bytesToHex } from '../../src/encoding/hex';
 import { utf8 } from '../../src/encoding/utf8';
 import { hmacKey, hmacParts, sha256Parts } from '../../src/receipts/hmac-sha256';
 
-// The receipt's own SHA-256 and HMAC against @noble/hashes (itself checked against the NIST and
-// RFC vectors by its authors), for keys and messages of every length around the 64-byte block, given
-// in parts cut anywhere. The RFC 4231 and Wycheproof vectors run through hkdf-hmac.test.ts.
+// The issuer's keyed-once MACs (one reused scratch state, messages in parts) against one-shot
+// @noble/hashes calls, for keys and messages of every length around the 64-byte block, given in parts
+// cut anywhere, with other keys used in between. The RFC 4231 and Wycheproof vectors run through
+// hkdf-hmac.test.ts.
 
 const bytesArb = (max: number) => fc.uint8Array({ maxLength: max });
 
