@@ -56,7 +56,7 @@ describe('render 100 context items of 10 KB', () => {
 
 describe('render 100 context items of 10 KB, each with an emoji (the general path)', () => {
   for (const mode of promptModes) {
-    bench(`renderPrompt, ${mode}`, () => {
+    bench(`renderPrompt, ${mode}, an emoji in every item (the general path)`, () => {
       renderPrompt(withEmoji, { nonce, canary: 'feedfacecafebeef', mode });
     });
   }
