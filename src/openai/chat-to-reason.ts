@@ -2,6 +2,7 @@ import type { Capability, ConversationTurn, ReasonRequest, ToolChoice } from '..
 import { buildReasonRequest, type InstructionPart } from './build-reason-request';
 import type { ChatMessage, ChatRequest } from './chat-request';
 import { invalidParam, type ParamPath } from './invalid-param';
+import type { DoorRequest } from './pipeline-request';
 
 // Chat Completions → Reason request, mapping version `openai.chat/1` (README "Use your OpenAI
 // client" documents every rule). Deterministic: the same body always gives the same request.
@@ -40,9 +41,19 @@ export function argumentsOf(text: string, path: ParamPath): Record<string, unkno
   return value as Record<string, unknown>;
 }
 
-function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; turns: ConversationTurn[] } {
+function turnsOf(messages: ChatMessage[]): {
+  instructions: InstructionPart[];
+  turns: ConversationTurn[];
+  sources: number[];
+} {
   const instructions: InstructionPart[] = [];
   const turns: ConversationTurn[] = [];
+  // Each turn comes from one message: its index, for errors that name a turn.
+  const sources: number[] = [];
+  const pushTurn = (source: number, turn: ConversationTurn) => {
+    sources.push(source);
+    turns.push(turn);
+  };
   const toolNames = new Map<string, string>();
   messages.forEach((message, i) => {
     const at: ParamPath = ['messages', i, 'content'];
@@ -52,13 +63,13 @@ function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; tu
         instructions.push({ text: textOf(message.content, at), param: at });
         return;
       case 'user':
-        turns.push({ role: 'user', content: textOf(message.content, at) });
+        pushTurn(i, { role: 'user', content: textOf(message.content, at) });
         return;
       case 'assistant': {
         const content = textOf(message.content, at);
         const calls = message.tool_calls ?? [];
         if (calls.length === 0) {
-          turns.push({ role: 'assistant', content });
+          pushTurn(i, { role: 'assistant', content });
           return;
         }
         const toolCalls = calls.map((call, j) => {
@@ -76,7 +87,8 @@ function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; tu
             ]),
           };
         });
-        turns.push(
+        pushTurn(
+          i,
           content === '' ? { role: 'assistant', toolCalls } : { role: 'assistant', content, toolCalls },
         );
         return;
@@ -88,7 +100,7 @@ function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; tu
             ['messages', i, 'tool_call_id'],
             'answers no tool call of an earlier assistant message',
           );
-        turns.push({
+        pushTurn(i, {
           role: 'tool',
           toolCallId: message.tool_call_id,
           name,
@@ -98,7 +110,7 @@ function turnsOf(messages: ChatMessage[]): { instructions: InstructionPart[]; tu
       }
     }
   });
-  return { instructions, turns };
+  return { instructions, turns, sources };
 }
 
 function toolsOf(request: ChatRequest): Capability[] {
@@ -118,11 +130,11 @@ function toolChoiceOf(request: ChatRequest, tools: Capability[]): ToolChoice | u
 }
 
 /** The Reason request a Chat Completions body means. Throws a 400 (or 404 for an unknown model) naming the field. */
-export function chatToReason(request: ChatRequest): ReasonRequest {
-  const { instructions, turns } = turnsOf(request.messages);
+export function chatToReason(request: ChatRequest): DoorRequest {
+  const { instructions, turns, sources } = turnsOf(request.messages);
   const tools = toolsOf(request);
   const format = request.response_format;
-  return buildReasonRequest({
+  const reason = buildReasonRequest({
     task: chatTask,
     model: request.model,
     instructions,
@@ -145,4 +157,5 @@ export function chatToReason(request: ChatRequest): ReasonRequest {
     maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
     valve: request.valve,
   });
+  return { request: reason, turnSources: sources };
 }

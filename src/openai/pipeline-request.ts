@@ -7,21 +7,43 @@ import { invalidParam } from './invalid-param';
 /** Where a derived request's problem lives in the OpenAI body. */
 const paramOf: Record<string, string> = { toolChoice: 'tool_choice' };
 
+/** A door's body mapped to a Reason request, and where in the body each conversation turn came from. */
+export interface DoorRequest {
+  request: ReasonRequest;
+  /** Per conversation turn, the index of the message or input item it starts at; -1 for a string `input`. */
+  turnSources: readonly number[];
+}
+
 /**
  * The request as the pipeline takes it, checked against the Reason contract: the mapping keeps every
  * shape, but only the contract says what a conversation's tool turns must pair up with (each call
- * answered by the tool turns right after it), and those breaks are the caller's 400. `turns` names
- * the body member the conversation came from.
+ * answered by the tool turns right after it), and those breaks are the caller's 400, naming the
+ * message or input item the broken turn came from. `turns` names the body member the conversation
+ * came from.
  */
-export function pipelineRequestOf(request: ReasonRequest, turns: 'messages' | 'input'): ReasonRequest {
+export function pipelineRequestOf(door: DoorRequest, turns: 'messages' | 'input'): ReasonRequest {
+  const { request } = door;
   const checked = reasonRequestSchema.safeParse(request);
   if (checked.success) return request;
   const issue = checked.error.issues[0];
   const [head, ...rest] = issue?.path ?? [];
-  const where = head === 'conversation' && typeof rest[0] === 'number' ? `turn ${rest[0]} ` : '';
+  const turn = head === 'conversation' && typeof rest[0] === 'number' ? rest[0] : undefined;
+  const source = turn === undefined ? undefined : door.turnSources[turn];
   const field = rest.slice(head === 'conversation' ? 1 : 0).join('.');
-  throw invalidParam(
-    [head === 'conversation' ? turns : (paramOf[String(head)] ?? String(head ?? turns))],
-    `${where}${field === '' ? '' : `(${field}) `}${issue?.message ?? 'does not map to a Reason request'}`,
+  const path =
+    head !== 'conversation'
+      ? [paramOf[String(head)] ?? String(head ?? turns)]
+      : source === undefined || source < 0
+        ? [turns]
+        : [turns, source];
+  // The contract's messages name other turns by their Reason index ("assistant turn 2"); here they
+  // name the message or input item that turn came from.
+  const message = (issue?.message ?? 'does not map to a Reason request').replace(
+    /\bassistant turn (\d+)\b/g,
+    (whole, index: string) => {
+      const at = door.turnSources[Number(index)];
+      return at === undefined || at < 0 ? whole : `${turns}[${at}]`;
+    },
   );
+  throw invalidParam(path, `${field === '' ? '' : `(${field}) `}${message}`);
 }

@@ -2,6 +2,7 @@ import type { Capability, ConversationTurn, ReasonRequest } from '../contracts/r
 import { buildReasonRequest, type InstructionPart } from './build-reason-request';
 import { argumentsOf } from './chat-to-reason';
 import { invalidParam, type ParamPath } from './invalid-param';
+import type { DoorRequest } from './pipeline-request';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or
@@ -50,11 +51,13 @@ function stateless(request: ResponsesRequest): void {
     throw invalidParam(['conversation'], 'Valve keeps no content: send the whole conversation as input');
 }
 
-export function responsesToReason(request: ResponsesRequest): ReasonRequest {
+export function responsesToReason(request: ResponsesRequest): DoorRequest {
   stateless(request);
   const instructions: InstructionPart[] = [];
   if (request.instructions) instructions.push({ text: request.instructions, param: ['instructions'] });
   const turns: ConversationTurn[] = [];
+  // The input item each turn starts at, for errors that name a turn (-1: the input is one string).
+  const sources: number[] = [];
   const toolNames = new Map<string, string>();
   const items: Item[] =
     typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
@@ -68,8 +71,10 @@ export function responsesToReason(request: ResponsesRequest): ReasonRequest {
       );
       if (item.role === 'system' || item.role === 'developer')
         instructions.push({ text: content, param: [...at, 'content'] });
-      else if (item.role === 'user' || item.role === 'assistant') turns.push({ role: item.role, content });
-      else throw invalidParam([...at, 'role'], `must be user, assistant, system or developer`);
+      else if (item.role === 'user' || item.role === 'assistant') {
+        sources.push(typeof request.input === 'string' ? -1 : i);
+        turns.push({ role: item.role, content });
+      } else throw invalidParam([...at, 'role'], `must be user, assistant, system or developer`);
     } else if (type === 'function_call') {
       const id = stringField(item, 'call_id', at);
       const name = stringField(item, 'name', at);
@@ -82,13 +87,17 @@ export function responsesToReason(request: ResponsesRequest): ReasonRequest {
       const last = turns.at(-1);
       // Consecutive calls are one assistant turn, as a model emits them.
       if (last?.role === 'assistant' && last.toolCalls !== undefined) last.toolCalls.push(call);
-      else turns.push({ role: 'assistant', toolCalls: [call] });
+      else {
+        sources.push(i);
+        turns.push({ role: 'assistant', toolCalls: [call] });
+      }
     } else if (type === 'function_call_output') {
       const id = stringField(item, 'call_id', at);
       const name = toolNames.get(id);
       if (name === undefined)
         throw invalidParam([...at, 'call_id'], 'answers no function_call earlier in input');
       const output = (item as Record<string, unknown>).output;
+      sources.push(i);
       turns.push({ role: 'tool', toolCallId: id, name, content: textOf(output, [...at, 'output']) });
     } else {
       throw invalidParam([...at, 'type'], `input items of type '${type}' are not supported`);
@@ -103,7 +112,7 @@ export function responsesToReason(request: ResponsesRequest): ReasonRequest {
   if (typeof choice === 'object' && !tools.some((tool) => tool.name === choice.name))
     throw invalidParam(['tool_choice', 'name'], `names no tool of 'tools'`);
   const format = request.text?.format;
-  return buildReasonRequest({
+  const reason = buildReasonRequest({
     task: responsesTask,
     model: request.model,
     instructions,
@@ -121,4 +130,5 @@ export function responsesToReason(request: ResponsesRequest): ReasonRequest {
     maxOutputTokens: request.max_output_tokens ?? undefined,
     valve: request.valve,
   });
+  return { request: reason, turnSources: sources };
 }

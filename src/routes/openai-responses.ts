@@ -23,13 +23,14 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
   validJson(responsesRequestSchema),
   async (c) => {
     const body = c.req.valid('json');
-    const request = responsesToReason(body);
+    const { request, turnSources } = responsesToReason(body);
     checkPinned(c.env, request);
     const run = {
       request,
       privacy: body.valve?.privacy,
       route: 'POST /openai/v1/responses',
       turns: 'input' as const,
+      turnSources,
     };
     const allow = body.valve?.allowTaintedDestructive === true;
     const createdSec = Math.floor(Date.now() / 1000);

@@ -19,6 +19,8 @@ export interface DoorRun {
   route: string;
   /** The body member the conversation came from, for the 400 of a broken tool-call pairing. */
   turns: 'messages' | 'input';
+  /** Per conversation turn, the message or input item it came from (DoorRequest). */
+  turnSources: readonly number[];
 }
 
 /**
@@ -37,7 +39,7 @@ export interface DoorAnswer {
 
 /** The signed Reason response of a JSON call (or the replay of an earlier call with the same receiptId). */
 export async function answerJson(c: Context<AppEnv>, run: DoorRun): Promise<DoorAnswer> {
-  const served = await serveAnswer(pipelineRequestOf(run.request, run.turns), serveDepsOf(c), optionsOf(run));
+  const served = await serveAnswer(pipelineRequestOf(run, run.turns), serveDepsOf(c), optionsOf(run));
   return { response: served.response as ReasonResponse, replayed: served.replayed };
 }
 
@@ -67,7 +69,7 @@ async function* withReplayedText(events: AsyncIterable<StreamEvent>): AsyncGener
 
 /** Valve's events of a streamed call; planning and admission failures throw before any event. */
 export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<DoorStream> {
-  const served = await serveEvents(pipelineRequestOf(run.request, run.turns), serveDepsOf(c), optionsOf(run));
+  const served = await serveEvents(pipelineRequestOf(run, run.turns), serveDepsOf(c), optionsOf(run));
   const events = served.replayed ? withReplayedText(served.events) : served.events;
   return { events, receiptId: served.receiptId, abort: served.abort, replayed: served.replayed };
 }

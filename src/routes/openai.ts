@@ -44,13 +44,14 @@ export const openaiRoutes = new Hono<AppEnv>()
     validJson(chatRequestSchema),
     async (c) => {
       const body = c.req.valid('json');
-      const request = chatToReason(body);
+      const { request, turnSources } = chatToReason(body);
       checkPinned(c.env, request);
       const run = {
         request,
         privacy: body.valve?.privacy,
         route: `POST /openai/v1${chatRoute}`,
         turns: 'messages' as const,
+        turnSources,
       };
       const allow = body.valve?.allowTaintedDestructive === true;
       const createdSec = Math.floor(Date.now() / 1000);

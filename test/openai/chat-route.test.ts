@@ -269,17 +269,23 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     expect(reasonResponseSchema.parse(json.valve).toolCalls).toEqual([]);
   });
 
-  it('answers a tool call left unanswered with a 400 naming messages', async () => {
+  it('answers a tool call left unanswered with a 400 naming the message it is in', async () => {
     const { key } = await createKey();
+    // The system message becomes instructions, so the call is Reason turn 1 but messages[2].
     const res = await chat(key, {
       model: 'auto',
-      messages: [...weather.slice(0, 2), { role: 'user', content: 'Never mind.' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        ...weather.slice(0, 2),
+        { role: 'user', content: 'Never mind.' },
+      ],
       tools: [{ type: 'function', function: { name: 'w' } }],
     });
     expect(res.status).toBe(400);
     const error = ((await res.json()) as OpenAiErrorJson).error;
-    expect(error.param).toBe('messages');
-    expect(error.message).toMatch(/turn 1 .*is not answered/);
+    expect(error.param).toBe('messages[2]');
+    expect(error.message).toMatch(/is not answered: .*must follow messages\[2\]/);
+    expect(error.message).not.toMatch(/assistant turn/);
   });
 
   it('replays the same answer for the same valve.receiptId', async () => {

@@ -4,7 +4,8 @@ import { ApiError } from '../../src/errors';
 import { type ChatRequest, chatRequestSchema } from '../../src/openai/chat-request';
 import { chatToReason } from '../../src/openai/chat-to-reason';
 
-const map = (body: Record<string, unknown>) => chatToReason(chatRequestSchema.parse(body) as ChatRequest);
+const map = (body: Record<string, unknown>) =>
+  chatToReason(chatRequestSchema.parse(body) as ChatRequest).request;
 
 function paramOfFailure(run: () => unknown): string | undefined {
   try {

@@ -10,7 +10,7 @@ import { doorCall, framesOf } from './door-calls';
 const responses = (key: string, body: unknown) =>
   postJson('/openai/v1/responses', body, { Authorization: `Bearer ${key}` });
 
-const map = (body: Record<string, unknown>) => responsesToReason(responsesRequestSchema.parse(body));
+const map = (body: Record<string, unknown>) => responsesToReason(responsesRequestSchema.parse(body)).request;
 
 function paramOfFailure(run: () => unknown): string | undefined {
   try {
@@ -35,7 +35,7 @@ interface ResponseJson {
   }[];
   usage: Record<string, unknown>;
   valve: unknown;
-  error?: { param: string | null };
+  error?: { param: string | null; message?: string };
 }
 
 describe('Responses API → Reason request (openai.responses/1)', () => {
@@ -168,14 +168,21 @@ describe('POST /openai/v1/responses', () => {
     });
     expect(ran.status).toBe(200);
     expect(((await ran.json()) as ResponseJson).status).toBe('completed');
+    // The developer item becomes instructions, so the call is Reason turn 1 but input[2].
     const res = await responses(key, {
       model: 'auto',
-      input: [{ role: 'user', content: 'Weather?' }, call, { role: 'user', content: 'Never mind.' }],
+      input: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'Weather?' },
+        call,
+        { role: 'user', content: 'Never mind.' },
+      ],
       tools,
     });
     expect(res.status).toBe(400);
     const error = ((await res.json()) as ResponseJson).error;
-    expect(error?.param).toBe('input');
+    expect(error?.param).toBe('input[2]');
+    expect(error?.message).toMatch(/must follow input\[2\]/);
   });
 
   it('streams events with increasing sequence numbers, from response.created to response.completed', async () => {

@@ -124,8 +124,8 @@ export async function exchangeOf(door: Door, receiptId: string): Promise<Exchang
 export async function expectReceiptVerifies(door: Door, receiptId: string): Promise<void> {
   const exchange = await exchangeOf(door, receiptId);
   const derived = exchange.path.endsWith('/responses')
-    ? responsesToReason(responsesRequestSchema.parse(exchange.body))
-    : chatToReason(chatRequestSchema.parse(exchange.body));
+    ? responsesToReason(responsesRequestSchema.parse(exchange.body)).request
+    : chatToReason(chatRequestSchema.parse(exchange.body)).request;
   const response = valveOf(exchange.answer);
   expect(response.receiptId).toBe(receiptId);
   const file = (name: string) => join(door.dir, `${receiptId}-${name}`);
