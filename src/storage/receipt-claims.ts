@@ -1,4 +1,4 @@
-import type { IssuedRow } from './receipts';
+import { type IssuedRow, purgeExpiredReplays } from './receipts';
 // D1 queries of the claims of caller-chosen receipt ids (migrations/0004_receipt_claims.sql). Every
 // write a holder makes to a claim it may have lost compares its claim token in the same statement, so
 // a request that lost its claim can neither sign over, release, nor extend the claim of the request
@@ -159,14 +159,8 @@ export async function issueClaim(db: D1Database, row: IssuedRow, now: number): P
       row.id,
       row.jws,
     );
-  const [issued] = await db.batch([issue, purgeStatement(db, now)]);
+  const [issued] = await db.batch([issue, purgeExpiredReplays(db, now)]);
   return issued?.meta.changes === 1;
-}
-
-function purgeStatement(db: D1Database, now: number): D1PreparedStatement {
-  return db
-    .prepare('UPDATE receipts SET replay = NULL WHERE replay IS NOT NULL AND replay_expires_at <= ?')
-    .bind(now);
 }
 
 /**
@@ -183,5 +177,5 @@ export async function completeClaim(
        WHERE tenant = ? AND id = ? AND state = 'signed' AND jws = ?`,
     )
     .bind(done.logIndex, done.proof, done.tenant, done.id, done.jws);
-  await db.batch([complete, purgeStatement(db, done.now)]);
+  await db.batch([complete, purgeExpiredReplays(db, done.now)]);
 }
