@@ -11,7 +11,7 @@ import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
 import { responsesToReason } from '../openai/responses-to-reason';
 import { sseResponse } from '../openai/sse-response';
 import { checkPinned } from './openai-pinned';
-import { answerJson, answerStream } from './openai-serve';
+import { answerJson, answerStream, doorHeaders } from './openai-serve';
 
 /** POST /openai/v1/responses: the Responses API, stateless, on the same pipeline as /v1/reason. */
 export const openaiResponsesRoutes = new Hono<AppEnv>().post(
@@ -34,7 +34,6 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
     };
     const allow = body.valve?.allowTaintedDestructive === true;
     const createdSec = Math.floor(Date.now() / 1000);
-    const headers = { 'X-Request-Id': c.var.requestId };
     if (body.stream === true) {
       const { events, receiptId, abort, replayed } = await answerStream(c, run);
       const frames = responsesEvents(events, {
@@ -44,20 +43,15 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
         createdSec,
         requestId: c.var.requestId,
       });
-      const replay = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-      return sseResponse(frames, abort, {
-        ...headers,
-        ...replay,
-        'X-Valve-Receipt-Id': receiptId,
-      });
+      return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
     }
     const { response, replayed } = await answerJson(c, run);
     const held = holdBack(response, request.tools, allow);
     const shell = { id: responseIdOf(response.receiptId), model: '', createdSec, request: body };
-    return c.json(finishedResponseOf(response, held, shell), 200, {
-      ...headers,
-      ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
-      'X-Valve-Receipt-Id': response.receiptId,
-    });
+    return c.json(
+      finishedResponseOf(response, held, shell),
+      200,
+      doorHeaders(c, response.receiptId, replayed),
+    );
   },
 );

@@ -73,3 +73,16 @@ export async function answerStream(c: Context<AppEnv>, run: DoorRun): Promise<Do
   const events = served.replayed ? withReplayedText(served.events) : served.events;
   return { events, receiptId: served.receiptId, abort: served.abort, replayed: served.replayed };
 }
+
+/** The headers of every door answer: the request's id, its receipt's id, and whether it is a replay. */
+export function doorHeaders(
+  c: Context<AppEnv>,
+  receiptId: string,
+  replayed: boolean,
+): Record<string, string> {
+  return {
+    'X-Request-Id': c.var.requestId,
+    ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
+    'X-Valve-Receipt-Id': receiptId,
+  };
+}

@@ -19,7 +19,7 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import { checkPinned } from './openai-pinned';
 import { openaiResponsesRoutes } from './openai-responses';
-import { answerJson, answerStream } from './openai-serve';
+import { answerJson, answerStream, doorHeaders } from './openai-serve';
 
 // The OpenAI-compatible door under /openai/v1: the same keys, scopes and pipeline as /v1/reason, with
 // OpenAI's request, answer, stream and error shapes.
@@ -55,7 +55,6 @@ export const openaiRoutes = new Hono<AppEnv>()
       };
       const allow = body.valve?.allowTaintedDestructive === true;
       const createdSec = Math.floor(Date.now() / 1000);
-      const headers = { 'X-Request-Id': c.var.requestId };
       if (body.stream === true) {
         const { events, receiptId, abort, replayed } = await answerStream(c, run);
         const frames = chatChunks(events, {
@@ -65,20 +64,15 @@ export const openaiRoutes = new Hono<AppEnv>()
           createdSec,
           requestId: c.var.requestId,
         });
-        const res = await sseResponse(frames, abort, {
-          ...headers,
-          ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
-          'X-Valve-Receipt-Id': receiptId,
-        });
-        return res;
+        return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
       }
       const { response, replayed } = await answerJson(c, run);
       const held = holdBack(response, request.tools, allow);
-      return c.json(chatCompletionOf(response, held, createdSec), 200, {
-        ...headers,
-        ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
-        'X-Valve-Receipt-Id': response.receiptId,
-      });
+      return c.json(
+        chatCompletionOf(response, held, createdSec),
+        200,
+        doorHeaders(c, response.receiptId, replayed),
+      );
     },
   )
   .get('/models', requireKey(), (c) => {
