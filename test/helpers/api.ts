@@ -1,4 +1,5 @@
 import { exports } from 'cloudflare:workers';
+import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { Scope } from '../../src/env';
 
 export const adminToken = 'test-admin-token';
@@ -38,4 +39,14 @@ export async function createKey(
 
 export function reason(key: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return postJson('/v1/reason', body, { Authorization: `Bearer ${key}`, ...headers });
+}
+
+/** The size of the log's latest checkpoint. */
+export async function logSize(): Promise<number> {
+  return ((await (await call('/v1/log/checkpoint')).json()) as { treeSize: number }).treeSize;
+}
+
+/** The receipt JWS of a successful Reason answer. */
+export async function jwsOf(res: Response): Promise<string> {
+  return reasonResponseSchema.parse(await res.json()).receipt.jws;
 }

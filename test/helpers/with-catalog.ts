@@ -30,10 +30,20 @@ export async function callWithCatalog(
   return { res, settled: () => waitOnExecutionContext(ctx) };
 }
 
-export function reasonWithCatalog(catalog: Catalog, key: string, body: unknown): Promise<CatalogCall> {
-  return callWithCatalog(catalog, '/v1/reason', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
-    body: JSON.stringify(body),
-  });
+export function reasonWithCatalog(
+  catalog: Catalog,
+  key: string,
+  body: unknown,
+  extraEnv: Record<string, unknown> = {},
+): Promise<CatalogCall> {
+  return callWithCatalog(
+    catalog,
+    '/v1/reason',
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    },
+    extraEnv,
+  );
 }

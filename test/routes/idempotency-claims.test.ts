@@ -4,10 +4,10 @@ import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { Catalog } from '../../src/policy/catalog';
 import { HEARTBEAT_MS, LEASE_MS } from '../../src/reason/held-claim';
 import textFixture from '../fixtures/providers/openai/text.json';
-import { call, createKey } from '../helpers/api';
+import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
 import { failingWrites, watchedReads } from '../helpers/d1-faults';
-import { callWithCatalog } from '../helpers/with-catalog';
+import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // The claim on a caller's receiptId, attacked through /v1/reason: a request that runs long, a holder
 // that stops (its Worker died) and wakes up again, a save that fails after the log append. The model
@@ -51,30 +51,13 @@ function gatedUpstream() {
 }
 
 function post(key: string, body: unknown, extraEnv: Record<string, unknown> = {}) {
-  return callWithCatalog(
-    catalog,
-    '/v1/reason',
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-    },
-    { OPENAI_API_KEY: 'sk-test', ...extraEnv },
-  );
-}
-
-async function logSize(): Promise<number> {
-  return ((await (await call('/v1/log/checkpoint')).json()) as { treeSize: number }).treeSize;
+  return reasonWithCatalog(catalog, key, body, { OPENAI_API_KEY: 'sk-test', ...extraEnv });
 }
 
 async function errorOf(res: Response) {
   return (
     (await res.json()) as { error: { code: string; retryable: boolean; details: Record<string, unknown> } }
   ).error;
-}
-
-async function jwsOf(res: Response): Promise<string> {
-  return reasonResponseSchema.parse(await res.json()).receipt.jws;
 }
 
 /** Fires the heartbeat once (advancing the fake clock by its interval) and waits until its write landed. */

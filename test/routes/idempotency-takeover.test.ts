@@ -1,15 +1,14 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import { logOriginOf } from '../../src/log/receipt-log';
 import type { Catalog } from '../../src/policy/catalog';
 import { LEASE_MS } from '../../src/reason/held-claim';
 import { completionsWritten } from '../../src/reason/receipt-hook';
 import textFixture from '../fixtures/providers/openai/text.json';
-import { call, createKey } from '../helpers/api';
+import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
-import { callWithCatalog } from '../helpers/with-catalog';
+import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // The log shard as the fence of a caller's receiptId, attacked through /v1/reason: a stale holder A
 // and the exact retry B that takes its claim over, in both orders of A's append and B's registration
@@ -56,24 +55,7 @@ function gatedUpstream(gated: number) {
 }
 
 function post(key: string, body: unknown, extraEnv: Record<string, unknown> = {}) {
-  return callWithCatalog(
-    catalog,
-    '/v1/reason',
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-    },
-    { OPENAI_API_KEY: 'sk-test', ...extraEnv },
-  );
-}
-
-async function logSize(): Promise<number> {
-  return ((await (await call('/v1/log/checkpoint')).json()) as { treeSize: number }).treeSize;
-}
-
-async function jwsOf(res: Response): Promise<string> {
-  return reasonResponseSchema.parse(await res.json()).receipt.jws;
+  return reasonWithCatalog(catalog, key, body, { OPENAI_API_KEY: 'sk-test', ...extraEnv });
 }
 
 /** The log binding, with each log's `registerClaim` held at `held` until it opens (and `seen` when it arrives). */

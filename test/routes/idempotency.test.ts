@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
-import { call, createKey, reason } from '../helpers/api';
+import { call, createKey, logSize, reason } from '../helpers/api';
 
 const base = {
   task: 'summarize',
@@ -9,10 +9,6 @@ const base = {
   context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' }],
   receiptSalt: 'aWRlbXBvdGVuY3ktaWRlbXBvdGVuY3ktaWRlbXBvdGVuY3ktaWQ',
 };
-
-async function logSize(): Promise<number> {
-  return ((await (await call('/v1/log/checkpoint')).json()) as { treeSize: number }).treeSize;
-}
 
 async function errorOf(res: Response) {
   return ((await res.json()) as { error: { code: string; details: Record<string, unknown> } }).error;
