@@ -1,4 +1,4 @@
-import type { Capability, ConversationTurn, ReasonRequest, ToolChoice } from '../contracts/reason-request';
+import type { Capability, ConversationTurn, ToolChoice } from '../contracts/reason-request';
 import { buildReasonRequest, type InstructionPart } from './build-reason-request';
 import type { ChatMessage, ChatRequest } from './chat-request';
 import { invalidParam, type ParamPath } from './invalid-param';

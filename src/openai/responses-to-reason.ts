@@ -1,4 +1,4 @@
-import type { Capability, ConversationTurn, ReasonRequest } from '../contracts/reason-request';
+import type { Capability, ConversationTurn } from '../contracts/reason-request';
 import { buildReasonRequest, type InstructionPart } from './build-reason-request';
 import { argumentsOf } from './chat-to-reason';
 import { invalidParam, type ParamPath } from './invalid-param';
