@@ -53,3 +53,31 @@ export const wycheproofFiles = relative(
   }),
   'wycheproof',
 );
+
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) stringsOf(item, out);
+  return out;
+}
+
+/** The prompt-injection corpus's JSON and JSONL files (microsoft/BIPIA), keyed 'bipia/…'. */
+export const injectionFiles = relative(
+  import.meta.glob<string>('../../shared/data/injection/**/*.{json,jsonl}', {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  }),
+  'injection',
+);
+
+/** Every string in those files. */
+export const injectionCorpus: string[] = Object.entries(injectionFiles).flatMap(([path, raw]) =>
+  path.endsWith('.jsonl')
+    ? raw
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .flatMap((line) => stringsOf(JSON.parse(line)))
+    : stringsOf(JSON.parse(raw)),
+);

@@ -6,34 +6,14 @@ import type { ModelAdapter } from '../../src/model/model-adapter';
 import { renderPrompt } from '../../src/prompt/render-prompt';
 import { adapters } from '../../src/providers/registry';
 import { checkRendering, withSentinel } from '../helpers/prompt-invariants';
+import { injectionFiles as files, injectionCorpus } from '../shared-data';
 
 // The public attack corpus (../shared/data/injection/bipia/, microsoft/BIPIA @ 1a2a91da, MIT): every
 // string in its JSON and JSONL files goes into untrusted items as text, inside a JSON object and inside
 // nested arrays, in every mode, and every invariant is checked on every registered adapter's wire body.
 // The corpus is read from beside the repository and never copied into it; without it those tests skip.
 
-const files = import.meta.glob('../../../shared/data/injection/**/*.{json,jsonl}', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>;
-
-function stringsOf(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
-  else if (typeof value === 'object' && value !== null)
-    for (const item of Object.values(value)) stringsOf(item, out);
-  return out;
-}
-
-const corpus = Object.entries(files).flatMap(([path, raw]) =>
-  path.endsWith('.jsonl')
-    ? raw
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .flatMap((line) => stringsOf(JSON.parse(line)))
-    : stringsOf(JSON.parse(raw)),
-);
+const corpus = injectionCorpus;
 
 // A few attacks inline, so the core is checked even where the corpus is absent.
 const inline = [

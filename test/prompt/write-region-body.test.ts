@@ -13,6 +13,7 @@ import { renderPrompt } from '../../src/prompt/render-prompt';
 import { truncateText } from '../../src/prompt/truncate-text';
 import { writeRegionBody } from '../../src/prompt/write-region-body';
 import { attackPieces, nonce as nonceArbitrary } from '../helpers/prompt-arbitraries';
+import { injectionCorpus } from '../shared-data';
 import { oldEncodeRegionBody, oldRenderPrompt } from './old-render-prompt';
 
 // The single-pass region writer must give exactly what the multi-pass renderer gave, for every input:
@@ -20,25 +21,8 @@ import { oldEncodeRegionBody, oldRenderPrompt } from './old-render-prompt';
 
 const fixedNonce = '0123456789abcdef0123456789abcdef';
 
-// The public attack corpus beside the repository (read as in injection-corpus.test.ts; skipped without it).
-const files = import.meta.glob('../../../shared/data/injection/**/*.{json,jsonl}', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>;
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.values(value).flatMap(stringsOf);
-}
-const corpus = Object.entries(files).flatMap(([path, raw]) =>
-  path.endsWith('.jsonl')
-    ? raw
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .flatMap((line) => stringsOf(JSON.parse(line)))
-    : stringsOf(JSON.parse(raw)),
-);
+// The public attack corpus beside the repository (test/shared-data.ts; skipped without it).
+const corpus = injectionCorpus;
 
 // Plain pieces, so most generated texts take the single-pass path, and the edges of the plain ranges.
 const plainPieces = [
