@@ -7,7 +7,8 @@ import textSse from '../fixtures/providers/openai/text.sse.json';
 import { createKey } from '../helpers/api';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
 import { checkStreamOrder, parseSse } from '../helpers/check-stream-order';
-import { callWithCatalog, reasonWithCatalog } from '../helpers/with-catalog';
+import { streamWithCatalog } from '../helpers/stream-call';
+import { reasonWithCatalog } from '../helpers/with-catalog';
 import { sseFrames } from '../providers/fake-fetch';
 
 async function summaryOf(key: string) {
@@ -70,22 +71,11 @@ describe('the stall limit never fails a request that has nowhere else to go', ()
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     });
     const { key } = await createKey('patient', ['reason']);
-    const { res, settled } = await callWithCatalog(
+    const { res, settled } = await streamWithCatalog(
       catalog,
-      '/v1/reason',
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${key}`,
-          Accept: 'text/event-stream',
-        },
-        body: JSON.stringify({
-          task: 'summarize',
-          instructions: 'Summarize.',
-          modelPolicy: { allowFallback: false },
-        }),
-      },
+      key,
+      { task: 'summarize', instructions: 'Summarize.', modelPolicy: { allowFallback: false } },
+      'text/event-stream',
       { PROVIDER_QUIET_KEY: 'sk-quiet' },
     );
     const events = parseSse(await res.text());

@@ -4,7 +4,7 @@ import textSse from '../fixtures/providers/openai/text.sse.json';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
 import { checkStreamOrder, parseSse } from '../helpers/check-stream-order';
-import { callWithCatalog } from '../helpers/with-catalog';
+import { streamWithCatalog } from '../helpers/stream-call';
 import { sseFrames, sseResponse } from '../providers/fake-fetch';
 
 // An OpenAI-compatible upstream through the route. Frames of the recorded stream: 1–4 the text,
@@ -24,22 +24,11 @@ afterEach(() => {
 async function streamWith(frames: string[]) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async () => sseResponse(frames));
   const { key } = await createKey('compat-streams', ['reason']);
-  const { res, settled } = await callWithCatalog(
+  const { res, settled } = await streamWithCatalog(
     catalog,
-    '/v1/reason',
-    {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${key}`,
-        Accept: 'text/event-stream',
-      },
-      body: JSON.stringify({
-        task: 'summarize',
-        instructions: 'Summarize.',
-        modelPolicy: { allowFallback: false },
-      }),
-    },
+    key,
+    { task: 'summarize', instructions: 'Summarize.', modelPolicy: { allowFallback: false } },
+    'text/event-stream',
     { PROVIDER_COMPAT_KEY: 'sk-compat' },
   );
   expect(res.status).toBe(200);
