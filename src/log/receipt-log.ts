@@ -44,6 +44,17 @@ interface Waiter {
 
 const MAX_BATCH = 4096;
 
+function checkEntry(entry: unknown): asserts entry is Uint8Array {
+  if (!(entry instanceof Uint8Array) || entry.length !== 32) {
+    throw new TypeError('a log entry is a 32-byte hash');
+  }
+}
+
+/** The key of a tenant's receiptId among the claims on their way in. */
+function claimKeyOf(claim: { tenant: string; rid: string }): string {
+  return JSON.stringify([claim.tenant, claim.rid]);
+}
+
 /** The log origin (`<host>/log/<shard>`) this deployment writes; also the checkpoint key name. */
 export function logOriginOf(env: { LOG_ORIGIN?: string }): string {
   return env.LOG_ORIGIN?.trim() || 'valve.local/log/0';
@@ -92,13 +103,8 @@ export class ReceiptLog extends DurableObject<Env> {
 
   /** Appends one 32-byte entry hash (receipt or audit) and resolves once it is in a signed checkpoint. */
   append(entry: Uint8Array): Promise<LogAppend> {
-    if (!(entry instanceof Uint8Array) || entry.length !== 32) {
-      throw new TypeError('a log entry is a 32-byte hash');
-    }
-    return new Promise((resolve, reject) => {
-      this.pending.push({ entry, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+    checkEntry(entry);
+    return this.enqueue({ entry });
   }
 
   /**
@@ -107,9 +113,7 @@ export class ReceiptLog extends DurableObject<Env> {
    * it signed but not saved recovers its index instead of logging it twice.
    */
   appendOnce(entry: Uint8Array): Promise<LogAppend> {
-    if (!(entry instanceof Uint8Array) || entry.length !== 32) {
-      throw new TypeError('a log entry is a 32-byte hash');
-    }
+    checkEntry(entry);
     const leaf = leafHash(entry);
     const key = bytesToHex(leaf);
     const pending = this.inFlight.get(key);
@@ -123,10 +127,7 @@ export class ReceiptLog extends DurableObject<Env> {
         proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }),
       });
     }
-    const appended = new Promise<LogAppend>((resolve, reject) => {
-      this.pending.push({ entry, once: leaf, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+    const appended = this.enqueue({ entry, once: leaf });
     this.inFlight.set(key, appended);
     const forget = () => this.inFlight.delete(key);
     appended.then(forget, forget);
@@ -140,10 +141,8 @@ export class ReceiptLog extends DurableObject<Env> {
    * transaction as the leaf and its checkpoint, and its leaf is known to appendOnce as well.
    */
   async appendClaimed(claim: ClaimedEntry): Promise<ClaimedAppend> {
-    if (!(claim.entry instanceof Uint8Array) || claim.entry.length !== 32) {
-      throw new TypeError('a log entry is a 32-byte hash');
-    }
-    const key = JSON.stringify([claim.tenant, claim.rid]);
+    checkEntry(claim.entry);
+    const key = claimKeyOf(claim);
     // Inline, so the last look at the in-flight map and taking the id happen in one synchronous step.
     for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
       await busy.catch(() => undefined);
@@ -170,10 +169,7 @@ export class ReceiptLog extends DurableObject<Env> {
           record(once.index);
           return once;
         })
-      : new Promise<LogAppend>((resolve, reject) => {
-          this.pending.push({ entry: claim.entry, once: leaf, record, resolve, reject });
-          if (!this.flushing) void this.flush();
-        });
+      : this.enqueue({ entry: claim.entry, once: leaf, record });
     this.claimsInFlight.set(key, appended);
     if (!known) this.inFlight.set(leafKey, appended);
     const forget = () => {
@@ -196,7 +192,7 @@ export class ReceiptLog extends DurableObject<Env> {
     token: string;
     expiresAt: number;
   }): Promise<ClaimRegistration> {
-    const key = JSON.stringify([claim.tenant, claim.rid]);
+    const key = claimKeyOf(claim);
     for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
       await busy.catch(() => undefined);
     }
@@ -266,6 +262,14 @@ export class ReceiptLog extends DurableObject<Env> {
       this.signer = undefined;
     });
     return this.signer;
+  }
+
+  /** Queues an append for the next batch, starting the flush loop if it is idle. */
+  private enqueue(waiter: Omit<Waiter, 'resolve' | 'reject'>): Promise<LogAppend> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...waiter, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
   }
 
   private async flush(): Promise<void> {
