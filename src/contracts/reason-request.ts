@@ -30,6 +30,11 @@ export const callerReceiptIdSchema = z
 
 export const receiptSaltPattern = /^[A-Za-z0-9_-]{43,512}$/;
 
+/** A caller's receiptSalt: 43 to 512 base64url characters (at least 256 bits). */
+export const receiptSaltSchema = z
+  .string()
+  .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet');
+
 export const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -177,10 +182,7 @@ export const reasonRequestSchema = z
     modelPolicy: modelPolicySchema.optional(),
     rendering: renderingSchema.optional(),
     receiptId: callerReceiptIdSchema.optional(),
-    receiptSalt: z
-      .string()
-      .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')
-      .optional(),
+    receiptSalt: receiptSaltSchema.optional(),
   })
   .superRefine((request, ctx) => {
     for (const issue of toolTurnIssues(request.conversation ?? [])) {

@@ -4,7 +4,7 @@ import {
   contextItemSchema,
   messageLevelSchema,
   modelPolicySchema,
-  receiptSaltPattern,
+  receiptSaltSchema,
   renderingSchema,
   toolNamePattern,
 } from '../contracts/reason-request';
@@ -25,10 +25,7 @@ export const valveOptionsSchema = z.strictObject({
   context: z.array(contextItemSchema).max(1000).optional(),
   rendering: renderingSchema.optional(),
   receiptId: callerReceiptIdSchema.optional(),
-  receiptSalt: z
-    .string()
-    .regex(receiptSaltPattern, 'must be 43–512 characters of the base64url alphabet')
-    .optional(),
+  receiptSalt: receiptSaltSchema.optional(),
   /** The most sensitive privacy level of the messages themselves: only models allowed it are planned. */
   privacy: messageLevelSchema.optional(),
   /** Annotations of the OpenAI tools by name (OpenAI's tool shape has no place for them). */
