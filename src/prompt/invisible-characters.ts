@@ -48,7 +48,9 @@ function inTagFlag(text: string, index: number): boolean {
 function before(text: string, index: number): string {
   if (index <= 0) return '';
   const low = text.charCodeAt(index - 1);
-  const pair = low >= 0xdc00 && low <= 0xdfff && index >= 2;
+  const high = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  // A pair only when a lead surrogate precedes the trail: a lone trail is a code point of its own.
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
   return text.slice(pair ? index - 2 : index - 1, index);
 }
 

@@ -14,6 +14,20 @@ import { checkRendering, checkRepair, type RenderCase, withSentinel } from '../h
 const registered = Object.values(adapters).filter((a): a is ModelAdapter => a !== undefined);
 const numRuns = 1000;
 
+// Cases fast-check once found, run first on every invariant. A lone low surrogate after '0' (an
+// emoji base) once made the removal count read the pair '0\uDC00' as one emoji and keep the VS16.
+const foundCases: RenderCase[] = [
+  {
+    request: {
+      task: '',
+      instructions: '',
+      context: [{ trust: 'trusted', privacy: 'public', content: '0\uDC00\uFE0F\uFE0F' }],
+    },
+    sentinel: 'SNTAAAAAAAAAA',
+    options: { nonce: '0'.repeat(32), canary: '0'.repeat(16), mode: 'tags', maxItemChars: undefined },
+  },
+];
+
 function failuresOf(c: RenderCase, invariant: number) {
   fc.pre(!promptInputs(c.request).includes(c.options.nonce));
   const sentinelled = { ...c, request: withSentinel(c.request, c.sentinel) };
@@ -71,7 +85,7 @@ describe('prompt invariants (trust.md), on every registered adapter', () => {
         fc.property(renderCase, (c) => {
           expect(failuresOf(c, invariant)).toEqual([]);
         }),
-        { numRuns },
+        { numRuns, examples: foundCases.map((c) => [c] as [RenderCase]) },
       );
     });
   }

@@ -74,6 +74,16 @@ describe('invisible characters', () => {
     expect(removeInvisible('a\u200Db \u{1F469}\u200Dc')).toEqual({ text: 'ab \u{1F469}c', removed: 2 });
   });
 
+  it('does not read a lone low surrogate and the character before it as one emoji', () => {
+    // '0' is an emoji (keycap base), but the VS16 follows the lone U+DC00, not the '0'.
+    // Compared as numbers and booleans: a lone surrogate cannot cross the test runner's socket.
+    const cleaned = removeInvisible('0\uDC00\uFE0F');
+    expect(cleaned.removed).toBe(1);
+    expect(cleaned.text === '0\uDC00').toBe(true);
+    expect(findInvisible('0\uDC00\uFE0F')).toEqual({ index: 2, codePoint: 0xfe0f });
+    expect(removeInvisible('\u{1F499}\uFE0F')).toEqual({ text: '\u{1F499}\uFE0F', removed: 0 });
+  });
+
   it('is idempotent on mixed emoji and smuggled text', () => {
     const input = '\u{1F469}\u200B\u200D\u{1F4BB}\uFE0F\u200B\uFE0F \u{1F600}\uFE0F\u200D\u200D\u{1F525}';
     const once = normalizeText(input).text;
