@@ -3,7 +3,7 @@ import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
 import { utf8 } from '../encoding/utf8';
 import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
-import { hmacKey, hmacParts } from './hmac-sha256';
+import { hmacKey, hmacOnce, hmacParts } from './hmac-sha256';
 import { canonicalJson, canonicalJsonAsSent, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 
@@ -124,7 +124,7 @@ export async function commitAll(
   for (const name of names) {
     const { field, commitPrefix } = bytesOfName(name);
     const fieldKey = hmacParts(prk, [FIELD_INFO_PREFIX, rid16, field, ONE]);
-    out[name] = encodeBase64Url(hmacParts(hmacKey(fieldKey), [commitPrefix, ...partsOf(name)]));
+    out[name] = encodeBase64Url(hmacOnce(fieldKey, [commitPrefix, ...partsOf(name)]));
   }
   return out;
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/encoding/hex';
 import { utf8 } from '../../src/encoding/utf8';
-import { hmacKey, hmacParts, sha256Parts } from '../../src/receipts/hmac-sha256';
+import { hmacKey, hmacOnce, hmacParts, sha256Parts } from '../../src/receipts/hmac-sha256';
 
 // The issuer's keyed-once MACs (one reused scratch state, messages in parts) against one-shot
 // @noble/hashes calls, for keys and messages of every length around the 64-byte block, given in parts
@@ -19,7 +19,7 @@ function cut(message: Uint8Array, points: number[]): Uint8Array[] {
   return at.slice(1).map((end, i) => message.subarray(at[i], end));
 }
 
-describe('sha256Parts and hmacParts', () => {
+describe('sha256Parts, hmacParts and hmacOnce', () => {
   it('hash the FIPS 180-4 "abc" and empty messages to their known digests', () => {
     expect(bytesToHex(sha256Parts([utf8('abc')]))).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
@@ -37,6 +37,10 @@ describe('sha256Parts and hmacParts', () => {
       expect(bytesToHex(hmacParts(hmacKey(key), [message])), `hmac ${length}`).toBe(
         bytesToHex(hmac(sha256, key, message)),
       );
+      // Keys of every length around the block too, the ones longer than a block hashed first.
+      expect(bytesToHex(hmacOnce(message, [key])), `hmacOnce ${length}`).toBe(
+        bytesToHex(hmac(sha256, message, key)),
+      );
     }
   });
 
@@ -50,6 +54,7 @@ describe('sha256Parts and hmacParts', () => {
           const parts = cut(message, points);
           expect(bytesToHex(hmacParts(hmacKey(key), parts))).toBe(bytesToHex(hmac(sha256, key, message)));
           expect(bytesToHex(sha256Parts(parts))).toBe(bytesToHex(sha256(message)));
+          expect(bytesToHex(hmacOnce(key, parts))).toBe(bytesToHex(hmac(sha256, key, message)));
         },
       ),
       { numRuns: 500 },
@@ -66,6 +71,20 @@ describe('sha256Parts and hmacParts', () => {
         sha256Parts([n, m]);
         expect(bytesToHex(hmacParts(keyA, [m]))).toBe(first);
         expect(first).toBe(bytesToHex(hmac(sha256, a, m)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('hand out tags of their own: a later MAC does not change an earlier one', () => {
+    fc.assert(
+      fc.property(bytesArb(80), bytesArb(80), bytesArb(150), (a, b, m) => {
+        const once = hmacOnce(a, [m]);
+        const keyed = hmacParts(hmacKey(b), [m]);
+        hmacOnce(b, [m]);
+        hmacParts(hmacKey(a), [m]);
+        expect(bytesToHex(once)).toBe(bytesToHex(hmac(sha256, a, m)));
+        expect(bytesToHex(keyed)).toBe(bytesToHex(hmac(sha256, b, m)));
       }),
       { numRuns: 100 },
     );
