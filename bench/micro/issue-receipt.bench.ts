@@ -18,7 +18,7 @@ import { generateEd25519Pkcs8, importEd25519SigningKey } from '../../src/signing
 //   npx vitest bench --config bench/vitest.bench.config.ts bench/micro/issue-receipt.bench.ts --run
 // (add --outputJson FILE for medians). This runs in Node; workerd's own figures for the MAC choices
 // (measured by a Worker looping each one, CPU time from /proc): 29 MACs of 80-byte messages take
-// ~37 µs with src/receipts/hmac-sha256.ts, ~75 µs with node:crypto createHmac, ~95 µs with
+// ~37 µs with src/encoding/hmac-sha256.ts, ~75 µs with node:crypto createHmac, ~95 µs with
 // @noble/hashes (hmac.create, clone per reuse).
 
 const request: ReasonRequest = {

@@ -1,6 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
 import { type CheckResult, fail, pass } from '../encoding/check-result';
+import { sha256Parts } from '../encoding/hmac-sha256';
 import { utf8 } from '../encoding/utf8';
 
 // RFC 6962 / RFC 9162 Merkle tree hashing and proof verification, with Valve's entry hash:
@@ -13,22 +13,20 @@ const ENTRY_PREFIX = concatBytes(utf8('valve-receipt/v1/entry'), new Uint8Array(
 const LEAF_PREFIX = new Uint8Array([0]);
 const NODE_PREFIX = new Uint8Array([1]);
 
-function hash(data: Uint8Array): Bytes {
-  return sha256(data) as Bytes;
-}
-
-export const EMPTY_ROOT: Bytes = hash(new Uint8Array());
+// Hashed in parts, with no concatenation: a log batch hashes a leaf and a few nodes per entry, and
+// each fresh buffer of that would be one more backing store for the runtime to allocate and sweep.
+export const EMPTY_ROOT: Bytes = sha256Parts([]);
 
 export function entryHash(payload: Uint8Array): Bytes {
-  return hash(concatBytes(ENTRY_PREFIX, payload));
+  return sha256Parts([ENTRY_PREFIX, payload]);
 }
 
 export function leafHash(entry: Uint8Array): Bytes {
-  return hash(concatBytes(LEAF_PREFIX, entry));
+  return sha256Parts([LEAF_PREFIX, entry]);
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Bytes {
-  return hash(concatBytes(NODE_PREFIX, left, right));
+  return sha256Parts([NODE_PREFIX, left, right]);
 }
 
 /** The largest power of two strictly below n (n >= 2): RFC 6962's split point k. */

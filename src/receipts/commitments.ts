@@ -1,9 +1,9 @@
 import { ITEM_LISTS, itemName, RECEIPT_FIELDS_V1 } from '../contracts/receipt-field-names';
 import { encodeBase64Url } from '../encoding/base64';
 import { type Bytes, concatBytes, timingSafeEqual } from '../encoding/bytes';
+import { hmacKey, hmacOnce, hmacParts } from '../encoding/hmac-sha256';
 import { utf8 } from '../encoding/utf8';
 import { hkdfSha256, hmacSha256 } from './hkdf-hmac';
-import { hmacKey, hmacOnce, hmacParts } from './hmac-sha256';
 import { canonicalJson, canonicalJsonAsSent, type JsonValue } from './jcs';
 import { uuidToBytes } from './uuid';
 

@@ -5,7 +5,7 @@ import type { Bytes } from '../encoding/bytes';
 
 // The two primitives under the commitments, from @noble/hashes; the tests run the RFC 5869, RFC 4231
 // and Wycheproof vectors through these exact functions (and the issuer's keyed-once MACs in
-// ./hmac-sha256 against them). Not WebCrypto: a receipt needs about thirty MACs per request, and
+// ../encoding/hmac-sha256 against them). Not WebCrypto: a receipt needs about thirty MACs per request, and
 // WebCrypto's promises (import, sign) cost several times more (bench/micro/issue-receipt.bench.ts).
 // The same code runs in workerd, the CLI and the browser page. The async signatures stay, so a
 // caller never depends on which one is underneath.

@@ -3,8 +3,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/encoding/hex';
+import { hmacKey, hmacOnce, hmacParts, sha256Parts } from '../../src/encoding/hmac-sha256';
 import { utf8 } from '../../src/encoding/utf8';
-import { hmacKey, hmacOnce, hmacParts, sha256Parts } from '../../src/receipts/hmac-sha256';
 
 // The issuer's keyed-once MACs (one reused scratch state, messages in parts) against one-shot
 // @noble/hashes calls, for keys and messages of every length around the 64-byte block, given in parts

@@ -1,13 +1,14 @@
 import { type _HMAC, hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 
-// HMAC-SHA256 and SHA-256 (RFC 2104, FIPS 180-4) on @noble/hashes, shaped for the receipt's work: a
-// few dozen MACs of short messages per request, under keys either reused (the HKDF salt, one PRK per
-// receipt) or used once (each field key). A key is keyed once (`hmacKey`: the library's keyed inner
-// and outer states); a MAC copies those states into one reused scratch instance (`_cloneInto`)
-// instead of allocating a fresh pair, takes its message in parts, and allocates only its tag. The
-// same code runs in workerd, the CLI and the browser verifier; the tests run RFC 4231, Wycheproof and
-// random keys and messages cut into parts.
+// HMAC-SHA256 and SHA-256 (RFC 2104, FIPS 180-4) on @noble/hashes, shaped for a request's work: a
+// few dozen MACs of short messages per receipt, under keys either reused (the HKDF salt, one PRK per
+// receipt: `hmacKey` keys the library's inner and outer states once) or used once (each field key:
+// `hmacOnce`), and the log's leaf and node hashes (`sha256Parts`). Messages come in parts, never
+// concatenated; states are copied into reused scratch instances (`_cloneInto`) instead of allocated;
+// every call allocates only its 32-byte result. The same code runs in workerd, the CLI and the browser
+// verifier; the tests run it against the library's own one-shot calls, and RFC 4231 and Wycheproof
+// through hkdf-hmac.test.ts.
 
 type Keyed = _HMAC<ReturnType<typeof sha256.create>>;
 
@@ -69,9 +70,9 @@ export function hmacOnce(key: Uint8Array, parts: readonly Uint8Array[]): Uint8Ar
 
 /** SHA-256 of the parts, one after another. */
 export function sha256Parts(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const hash = sha256.create();
+  const hash = fresh._cloneInto(inner);
+  inner = hash;
   for (const part of parts) hash.update(part);
-  const out = new Uint8Array(32);
-  hash.digestInto(out);
-  return out;
+  hash.digestInto(digest);
+  return digest.slice();
 }
