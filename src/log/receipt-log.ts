@@ -216,9 +216,16 @@ export class ReceiptLog extends DurableObject<Env> {
   }
 
   private loggedAnswer(row: ClaimRow & { idx: number }) {
-    const latest = this.latest as { size: number; note: string };
-    const path = this.tree.inclusionProof(row.idx, latest.size);
-    return loggedOf(row, formatTlogProof({ index: row.idx, path, checkpoint: latest.note }));
+    return loggedOf(row, this.proofOf(row.idx) as string);
+  }
+
+  /** Entry `index`'s tlog-proof at the latest signed checkpoint, or null when no checkpoint holds it. */
+  proofOf(index: number): string | null {
+    const latest = this.latest;
+    if (latest === undefined || !Number.isSafeInteger(index) || index < 0 || index >= latest.size)
+      return null;
+    const path = this.tree.inclusionProof(index, latest.size);
+    return formatTlogProof({ index, path, checkpoint: latest.note });
   }
 
   /** The latest signed checkpoint (an empty tree's is signed on first request). */

@@ -56,15 +56,23 @@ export const receiptRoutes = new Hono<AppEnv>()
     if (row === null || row.state !== 'issued') {
       throw new ApiError('receipt.not_found', `No receipt ${id} for this tenant.`);
     }
+    // A proof at the shard's latest checkpoint, which holds every receipt logged since this one; a
+    // row without a caller receiptId keeps none (the log holds what it would repeat).
+    const origin = row.log_origin ?? logOriginOf(c.env);
+    const proof =
+      row.log_index === null ? null : await c.env.RECEIPT_LOG.getByName(origin).proofOf(row.log_index);
+    if (proof === null && row.proof === null) {
+      throw new Error(`the log ${origin} holds no entry ${row.log_index} for receipt ${id}`);
+    }
     return c.json({
       receiptId: row.id,
       issuedAt: row.iat ?? 0,
       kid: row.kid ?? '',
       model: { provider: row.provider ?? '', model: row.model ?? '', region: row.region ?? '' },
       costUsd: row.cost_usd ?? 0,
-      log: { origin: row.log_origin ?? '', index: row.log_index ?? 0 },
+      log: { origin, index: row.log_index ?? 0 },
       saltGenerated: row.salt_generated === 1,
       jws: row.jws ?? '',
-      proof: row.proof ?? '',
+      proof: proof ?? row.proof ?? '',
     });
   });

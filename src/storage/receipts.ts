@@ -38,7 +38,8 @@ export interface IssuedRow {
   region: string;
   costUsd: number;
   jws: string;
-  proof: string;
+  /** Null for a row written behind its answer: GET /v1/receipts/{id} asks the log for a proof. */
+  proof: string | null;
   replay: Uint8Array | null;
   replayExpiresAt: number | null;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { type ReasonResponse, reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { VerifyReport } from '../../src/contracts/receipt-bodies';
+import { parseTlogProof } from '../../src/log/tlog-proof';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { call, createKey, postJson, reason } from '../helpers/api';
 
@@ -82,5 +83,27 @@ describe('receipts, end to end in the worker', () => {
     });
     expect(theirs.status).toBe(404);
     expect(((await theirs.json()) as { error: { code: string } }).error.code).toBe('receipt.not_found');
+  });
+
+  it('serves a stored receipt with a proof at the log’s latest checkpoint, which verifies', async () => {
+    const { key } = await createKey('tenant-proof');
+    const auth = { headers: { Authorization: `Bearer ${key}` } };
+    const { receiptSalt: _, ...plain } = request;
+    const first = await answer(key, plain);
+    const claimed = await answer(key, { ...request, receiptId: crypto.randomUUID() });
+    const later = await answer(key, plain);
+    const laterIndex = parseTlogProof(later.receipt?.proof ?? '');
+    if (!laterIndex.ok) throw new Error(laterIndex.reason);
+    for (const issued of [first, claimed]) {
+      const res = await call(`/v1/receipts/${issued.receiptId}`, auth);
+      expect(res.status).toBe(200);
+      const stored = (await res.json()) as { jws: string; proof: string; log: { index: number } };
+      expect(stored.jws).toBe(issued.receipt?.jws);
+      const report = await verify({ jws: stored.jws, proof: stored.proof, open: {} });
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      expect(report.log?.index).toBe(stored.log.index);
+      // Not the proof the answer carried: one at a checkpoint that holds the receipts logged since.
+      expect(report.log?.treeSize).toBeGreaterThan(laterIndex.value.index);
+    }
   });
 });
