@@ -30,13 +30,18 @@ export type LeaseAdmission =
   | Extract<Reservation, { ok: false }>;
 
 interface Lease {
+  /** The object's reservation for this lease, once a draw made it. */
   id: string | null;
+  /** The id the isolate asks the object to open the reservation under: every draw, even concurrent first ones, names it. */
+  proposedId: string;
   /** Held in the object for this lease and not yet promised to a request or spent. */
   availableUsd: number;
   inFlight: number;
   /** Spent by finished requests, not yet settled in the object. */
   unsettledUsd: number;
   drawing: Promise<Reservation> | undefined;
+  /** Draws made by requests that found one in flight, for themselves (see `admit`). */
+  ownDraws: number;
   settling: boolean;
 }
 
@@ -56,8 +61,14 @@ export class BudgetLeases {
     // bound only keeps a pathological race from spinning.
     for (let round = 0; round < 16; round++) {
       if (fits()) return { ok: true, capped: true, admission: this.take(tenant, lease, wantedUsd, io) };
-      // Joins a draw already in flight before asking for another.
-      const drawn = await io.wait(() => lease.drawing ?? this.draw(lease, wantedUsd, minimumUsd, io));
+      // A request never waits on another request's draw: a promise another request's I/O settles
+      // leaves this one with no I/O of its own, and workerd cancels such a request as hung once the
+      // thread is idle. One that finds a draw in flight draws for itself, for its own worst case.
+      const drawn = await io.wait(() =>
+        lease.drawing === undefined
+          ? this.draw(lease, wantedUsd, minimumUsd, io)
+          : this.drawFor(lease, wantedUsd, minimumUsd, io),
+      );
       if (drawn.ok && !drawn.capped) {
         if (this.leases.get(tenant) === lease && lease.inFlight === 0) this.leases.delete(tenant);
         return { ok: true, capped: false };
@@ -94,10 +105,12 @@ export class BudgetLeases {
       if (this.leases.size >= 10_000) this.leases.clear();
       lease = {
         id: null,
+        proposedId: crypto.randomUUID(),
         availableUsd: 0,
         inFlight: 0,
         unsettledUsd: 0,
         drawing: undefined,
+        ownDraws: 0,
         settling: false,
       };
       this.leases.set(tenant, lease);
@@ -105,21 +118,43 @@ export class BudgetLeases {
     return lease;
   }
 
+  /** The lease's draw: a few requests' worth, the one later requests of this isolate see in flight. */
   private draw(lease: Lease, wantedUsd: number, minimumUsd: number, io: BudgetLeaseIo): Promise<Reservation> {
     const drawing = (async () => {
       try {
-        const drawn = await io.drawLease(lease.id, wantedUsd * leaseRequests, minimumUsd);
-        if (drawn.ok && drawn.capped) {
-          lease.id = drawn.id;
-          lease.availableUsd += drawn.amountUsd;
-        }
-        return drawn;
+        return this.added(
+          lease,
+          await io.drawLease(lease.id ?? lease.proposedId, wantedUsd * leaseRequests, minimumUsd),
+        );
       } finally {
         lease.drawing = undefined;
       }
     })();
     lease.drawing = drawing;
     return drawing;
+  }
+
+  /** A request's own draw, made while the lease's draw is in flight: into the same reservation. */
+  private async drawFor(
+    lease: Lease,
+    wantedUsd: number,
+    minimumUsd: number,
+    io: BudgetLeaseIo,
+  ): Promise<Reservation> {
+    lease.ownDraws++;
+    try {
+      return this.added(lease, await io.drawLease(lease.id ?? lease.proposedId, wantedUsd, minimumUsd));
+    } finally {
+      lease.ownDraws--;
+    }
+  }
+
+  private added(lease: Lease, drawn: Reservation): Reservation {
+    if (drawn.ok && drawn.capped) {
+      lease.id = drawn.id;
+      lease.availableUsd += drawn.amountUsd;
+    }
+    return drawn;
   }
 
   private take(tenant: string, lease: Lease, wantedUsd: number, io: BudgetLeaseIo): Admission {
@@ -176,7 +211,7 @@ export class BudgetLeases {
   }
 
   private idle(lease: Lease): boolean {
-    return lease.inFlight === 0 && lease.drawing === undefined;
+    return lease.inFlight === 0 && lease.drawing === undefined && lease.ownDraws === 0;
   }
 }
 

@@ -77,7 +77,9 @@ export class TenantBudget extends DurableObject<Env> {
 
   /**
    * Adds up to `wantedUsd`, at least `minimumUsd`, of what is left to an isolate's lease (a standing
-   * reservation its requests draw on locally), or opens one when `leaseId` is null or was released.
+   * reservation its requests draw on locally), or opens one when `leaseId` is null or was released:
+   * under `leaseId` when no reservation ever had that id (so an isolate's concurrent first draws all
+   * land in one), else under a fresh id. The answer names the reservation's id.
    */
   drawLease(leaseId: string | null, wantedUsd: number, minimumUsd: number): Reservation {
     const now = Date.now();
@@ -106,7 +108,10 @@ export class TenantBudget extends DurableObject<Env> {
       );
       return { ok: true, id: held.id, amountUsd, capped: true };
     }
-    const id = crypto.randomUUID();
+    const taken =
+      leaseId !== null &&
+      sql.exec<{ id: string }>('SELECT id FROM reservations WHERE id = ?', leaseId).toArray().length > 0;
+    const id = leaseId !== null && !taken ? leaseId : crypto.randomUUID();
     sql.exec(
       'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
       id,

@@ -45,9 +45,8 @@ interface Lease {
   bucketRemaining: number;
   /** While the bucket is empty: no token before this time, so no draw before it either. */
   emptyUntil: number;
+  /** The lease's refill, when one is in flight (its own request awaits it, or keeps it alive behind its answer). */
   drawing: Promise<void> | undefined;
-  /** Requests waiting on a draw: the next draw asks for them too. */
-  waiting: number;
 }
 
 export class TokenLeases {
@@ -61,18 +60,16 @@ export class TokenLeases {
    */
   async take(key: string, perMinute: number, io: LeaseIo): Promise<LeaseOutcome> {
     const lease = this.leaseOf(key, perMinute);
-    // Concurrent requests on an empty lease join one draw; those it could not serve draw again, for
-    // all who still wait, until the bucket is empty too.
+    // A request on an empty lease refills it, or, when a refill is already in flight, draws the one
+    // token it needs for itself: it never waits on another request's draw, which would leave it with
+    // no I/O of its own (workerd cancels such a request as hung once the thread is idle).
     for (let round = 0; lease.tokens < 1; round++) {
       if (this.now() < lease.emptyUntil || round >= 8) {
         return { allowed: false, retryAfterMs: Math.max(1, lease.emptyUntil - this.now()), remaining: 0 };
       }
-      lease.waiting++;
-      try {
-        await io.wait(() => lease.drawing ?? this.refill(lease, io.draw));
-      } finally {
-        lease.waiting--;
-      }
+      await io.wait(() =>
+        lease.drawing === undefined ? this.refill(lease, io.draw) : this.drawInto(lease, io.draw, 1),
+      );
     }
     lease.tokens -= 1;
     if (
@@ -104,27 +101,31 @@ export class TokenLeases {
       bucketRemaining: 0,
       emptyUntil: 0,
       drawing: undefined,
-      waiting: 0,
     };
     this.leases.set(key, lease);
     return lease;
   }
 
   private refill(lease: Lease, draw: Draw): Promise<void> {
-    const want = leaseSizeOf(lease.perMinute) + lease.waiting - Math.floor(lease.tokens);
+    const want = leaseSizeOf(lease.perMinute) - Math.floor(lease.tokens);
     const drawing = (async () => {
       try {
-        const drawn = await draw(lease.perMinute, Math.max(1, want));
-        const now = this.now();
-        lease.tokens += drawn.granted;
-        lease.bucketRemaining = drawn.remaining;
-        lease.emptyUntil = drawn.granted > 0 ? 0 : now + drawn.retryAfterMs;
-        if (drawn.granted > 0) lease.expiresAt = now + leaseLifetimeMs;
+        await this.drawInto(lease, draw, Math.max(1, want));
       } finally {
         lease.drawing = undefined;
       }
     })();
     lease.drawing = drawing;
     return drawing;
+  }
+
+  /** Draws up to `want` tokens from the key's bucket into the lease. */
+  private async drawInto(lease: Lease, draw: Draw, want: number): Promise<void> {
+    const drawn = await draw(lease.perMinute, want);
+    const now = this.now();
+    lease.tokens += drawn.granted;
+    lease.bucketRemaining = drawn.remaining;
+    lease.emptyUntil = drawn.granted > 0 ? 0 : now + drawn.retryAfterMs;
+    if (drawn.granted > 0) lease.expiresAt = now + leaseLifetimeMs;
   }
 }

@@ -5,6 +5,7 @@ import type { Reservation } from '../../src/limits/tenant-budget';
 /** The tenant object's arithmetic (TenantBudget.drawLease / settleLease), with a settle the test may hold. */
 function tenantObject(capUsd: number) {
   const state = { spentUsd: 0, reserved: new Map<string, number>(), draws: 0, settles: 0 };
+  const everUsed = new Set<string>();
   const reservedUsd = () => [...state.reserved.values()].reduce((a, b) => a + b, 0);
   const io: Omit<BudgetLeaseIo, 'background'> = {
     drawLease: async (leaseId, wantedUsd, minimumUsd): Promise<Reservation> => {
@@ -14,7 +15,12 @@ function tenantObject(capUsd: number) {
       if (left <= 0 || left < minimumUsd)
         return { ok: false, capUsd, spentUsd: state.spentUsd, reservedUsd: reservedUsd() };
       const amountUsd = Math.min(wantedUsd, left);
-      const id = leaseId !== null && state.reserved.has(leaseId) ? leaseId : crypto.randomUUID();
+      // As TenantBudget.drawLease: the held reservation, else one under the asked id if it was never used.
+      const id =
+        leaseId !== null && (state.reserved.has(leaseId) || !everUsed.has(leaseId))
+          ? leaseId
+          : crypto.randomUUID();
+      everUsed.add(id);
       state.reserved.set(id, (state.reserved.get(id) ?? 0) + amountUsd);
       return { ok: true, id, amountUsd, capped: true };
     },
@@ -72,13 +78,33 @@ describe('per-isolate budget leases', () => {
       },
     };
     const leases = new BudgetLeases();
-    const admitted = await Promise.all(Array.from({ length: 4 }, () => leases.admit('t', 0.01, 0.01, io)));
-    expect(waits).toBe(4); // all four joined the one draw
+    const first = await leases.admit('t', 0.01, 0.01, io);
+    const later = await Promise.all(Array.from({ length: 3 }, () => leases.admit('t', 0.01, 0.01, io)));
+    expect(waits).toBe(1); // one draw of a few requests' worth; the next three came out of it
     expect(tenant.state.draws).toBe(1);
-    for (const a of admitted) if (a.ok && a.capped) await a.admission.settle(0.002);
+    for (const a of [first, ...later]) if (a.ok && a.capped) await a.admission.settle(0.002);
     await Promise.all(background);
     await Promise.all(background);
     expect(tenant.state.settles).toBeLessThan(4);
+    expect(tenant.state.spentUsd).toBeCloseTo(0.008, 12);
+    expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+  });
+
+  it('never waits on another request’s draw: each draws for itself, into the one reservation', async () => {
+    // A request that awaited a draw another request made would have no I/O of its own while it waits,
+    // and workerd cancels such a request as hung when the thread goes idle (it did, under load).
+    const tenant = tenantObject(1);
+    const background: Promise<unknown>[] = [];
+    const io = { ...tenant.io, background: (work: () => Promise<unknown>) => void background.push(work()) };
+    const leases = new BudgetLeases();
+    const admitted = await Promise.all(Array.from({ length: 4 }, () => leases.admit('t', 0.01, 0.01, io)));
+    expect(admitted.every((a) => a.ok && a.capped)).toBe(true);
+    expect(tenant.state.draws).toBe(4);
+    expect(tenant.state.reserved.size).toBe(1);
+    expect(tenant.reservedUsd()).toBeCloseTo(0.04 + 3 * 0.01, 12);
+    for (const a of admitted) if (a.ok && a.capped) await a.admission.settle(0.002);
+    await Promise.all(background);
+    await Promise.all(background);
     expect(tenant.state.spentUsd).toBeCloseTo(0.008, 12);
     expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
   });

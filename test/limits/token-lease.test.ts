@@ -64,6 +64,39 @@ describe('per-isolate token leases', () => {
     expect(shared.draws.length).toBeGreaterThan(1);
   });
 
+  it('never waits on another request’s refill: a request that finds one in flight draws its own token', async () => {
+    // Waiting on a draw another request made leaves a request with no I/O of its own, and workerd
+    // cancels such a request as hung when the thread goes idle.
+    const shared = sharedBucket(600);
+    const leases = new TokenLeases(() => shared.clock.now);
+    let open = () => {};
+    const held = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let calls = 0;
+    const io = {
+      // The first draw (the lease's refill) is held; any later one answers at once.
+      draw: async (limit: number, want: number) => {
+        calls++;
+        if (calls === 1) await held;
+        return shared.draw(limit, want);
+      },
+      background: () => undefined,
+      wait: (work: () => Promise<void>) => work(),
+    };
+    const first = leases.take('key', 600, io);
+    const second = await Promise.race([
+      leases.take('key', 600, io),
+      new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 50)),
+    ]);
+    expect(second).not.toBe('waited');
+    expect(second !== 'waited' && second.allowed).toBe(true);
+    expect(shared.draws).toEqual([1]);
+    open();
+    expect((await first).allowed).toBe(true);
+    expect(shared.draws).toEqual([1, leaseSizeOf(600)]);
+  });
+
   it('refuses without asking again until the bucket has a token, with the time until then', async () => {
     const shared = sharedBucket(60);
     const leases = new TokenLeases(() => shared.clock.now);
