@@ -18,6 +18,8 @@ export interface CallOptions {
   idleTimeoutMs?: number;
   /** The Workers AI binding, when the worker has one (kind `workers-ai`). */
   ai?: WorkersAiBinding;
+  /** The catalog entry says the model reasons (`capabilities.reasoning`): some providers then refuse sampling settings. */
+  reasoning?: boolean;
 }
 
 /** The one method of the Workers AI binding (`env.AI`) that the `workers-ai` adapter uses. */

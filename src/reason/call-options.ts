@@ -80,5 +80,6 @@ export function callOptionsOf(
     ai: aiBindingOf(provider, deps.binding),
     idleTimeoutMs: input.idleTimeoutMs,
     config: attempt.entry.simulate,
+    reasoning: attempt.entry.capabilities.reasoning,
   };
 }

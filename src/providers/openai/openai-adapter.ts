@@ -21,6 +21,16 @@ function authHeaders(options: CallOptions, context: CallContext): Record<string,
   return {};
 }
 
+/**
+ * OpenAI's own reasoning models (o1, o3, o4-mini, the GPT-5 reasoning models) answer 400
+ * `unsupported_value` to a temperature or top_p other than the default, so a model whose catalog entry
+ * reasons gets neither from OpenAI itself. A compatible server reached through `baseUrl` decides for
+ * itself (many take them and ignore them), so it gets them as sent.
+ */
+function takesSampling(_settings: unknown, options: CallOptions): boolean {
+  return !(options.reasoning === true && options.baseUrl === undefined);
+}
+
 /** Chat Completions, JSON and SSE: OpenAI itself and every compatible server through `baseUrl`. */
 export const openaiAdapter = withSupportedSettings(
   httpAdapter({
@@ -38,5 +48,11 @@ export const openaiAdapter = withSupportedSettings(
     streamParts: (events, request, context) => openaiStreamParts(events, context, request),
     toWireBody: (request, options) => toOpenAIBody(request, options, false),
   }),
-  { temperature: true, top_p: true, stop: true, seed: true, parallel_tool_calls: true },
+  {
+    temperature: takesSampling,
+    top_p: takesSampling,
+    stop: true,
+    seed: true,
+    parallel_tool_calls: true,
+  },
 );

@@ -1,12 +1,18 @@
-import type { ModelAdapter } from '../../model/model-adapter';
+import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
 import type { ModelRequest, Settings } from '../../model/model-request';
 import type { ModelWarning, StreamPart } from '../../model/model-response';
 
 /** The generation settings a provider may lack; `max_tokens` every adapter sends its own way. */
 export type OptionalSetting = 'temperature' | 'top_p' | 'stop' | 'seed' | 'parallel_tool_calls';
 
-/** Whether a provider takes a setting: always, never, or only for some values (given all settings). */
-export type SettingSupport = Record<OptionalSetting, boolean | ((settings: Settings) => boolean)>;
+/**
+ * Whether a provider takes a setting: always, never, or only for some values or models (given all
+ * settings and the call's options, which name the model and say whether its catalog entry reasons).
+ */
+export type SettingSupport = Record<
+  OptionalSetting,
+  boolean | ((settings: Settings, options: CallOptions) => boolean)
+>;
 
 /** The Reason request's names, so a warning tells the caller which of its fields was not sent. */
 const requestNames: Record<OptionalSetting, string> = {
@@ -26,6 +32,7 @@ export function dropUnsupported(
   request: ModelRequest,
   support: SettingSupport,
   provider: string,
+  options: CallOptions,
 ): { request: ModelRequest; warnings: ModelWarning[] } {
   const settings = request.settings;
   if (!settings) return { request, warnings: [] };
@@ -34,7 +41,7 @@ export function dropUnsupported(
   for (const name of Object.keys(requestNames) as OptionalSetting[]) {
     if (settings[name] === undefined) continue;
     const rule = support[name];
-    if (typeof rule === 'function' ? rule(settings) : rule) continue;
+    if (typeof rule === 'function' ? rule(settings, options) : rule) continue;
     delete kept[name];
     warnings.push({
       code: 'model.setting_dropped',
@@ -58,22 +65,23 @@ async function* withFinishWarnings(
 
 /** The adapter, sending only the settings its provider takes and saying which it dropped. */
 export function withSupportedSettings(adapter: ModelAdapter, support: SettingSupport): ModelAdapter {
-  const drop = (request: ModelRequest) => dropUnsupported(request, support, adapter.kind);
+  const drop = (request: ModelRequest, options: CallOptions) =>
+    dropUnsupported(request, support, adapter.kind, options);
   return {
     kind: adapter.kind,
     async generate(request, options) {
-      const sendable = drop(request);
+      const sendable = drop(request, options);
       const response = await adapter.generate(sendable.request, options);
       if (sendable.warnings.length === 0) return response;
       return { ...response, warnings: [...sendable.warnings, ...(response.warnings ?? [])] };
     },
     stream(request, options) {
-      const sendable = drop(request);
+      const sendable = drop(request, options);
       const parts = adapter.stream(sendable.request, options);
       return sendable.warnings.length === 0 ? parts : withFinishWarnings(parts, sendable.warnings);
     },
     ...(adapter.toWireBody && {
-      toWireBody: (request, options) => adapter.toWireBody?.(drop(request).request, options),
+      toWireBody: (request, options) => adapter.toWireBody?.(drop(request, options).request, options),
     }),
   };
 }

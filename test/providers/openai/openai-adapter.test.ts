@@ -51,6 +51,33 @@ describe('openai adapter: the request sent', () => {
     });
   });
 
+  it('sends OpenAI’s own reasoning models no temperature or top_p, and says it dropped them', async () => {
+    // OpenAI answers 400 unsupported_value / unsupported_parameter to a temperature or top_p other than
+    // the default for o1, o3, o4-mini and the GPT-5 reasoning models.
+    const sampled: ModelRequest = {
+      ...trustRequest,
+      settings: { max_tokens: 256, temperature: 0.2, top_p: 0.9 },
+    };
+    const { fetch, calls } = fakeFetch(() => jsonResponse(textJson));
+    const response = await openaiAdapter.generate(
+      sampled,
+      callOptions(fetch, { model: 'o3', reasoning: true }),
+    );
+    expect(calls[0]?.body).not.toHaveProperty('temperature');
+    expect(calls[0]?.body).not.toHaveProperty('top_p');
+    expect(calls[0]?.body).toMatchObject({ model: 'o3', max_completion_tokens: 256 });
+    const dropped = response.warnings?.filter((w) => w.code === 'model.setting_dropped') ?? [];
+    expect(dropped.map((w) => w.message)).toEqual([
+      expect.stringContaining('sampling.temperature'),
+      expect.stringContaining('sampling.topP'),
+    ]);
+    // A model that does not reason, and a compatible server (which may take them), get them as sent.
+    for (const options of [{ reasoning: false }, { reasoning: true, baseUrl: 'http://127.0.0.1:11434/v1' }]) {
+      const wire = openaiAdapter.toWireBody?.(sampled, callOptions(fetch, options));
+      expect(wire).toMatchObject({ temperature: 0.2, top_p: 0.9 });
+    }
+  });
+
   it('reaches a compatible server through baseUrl, without a key, with max_tokens', async () => {
     const { fetch, calls } = fakeFetch(() => jsonResponse(textJson));
     await openaiAdapter.generate(
