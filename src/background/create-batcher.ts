@@ -29,6 +29,10 @@ export function createBatcher<T>(write: (items: T[]) => Promise<void>, windowMs:
     async written(): Promise<void> {
       await Promise.allSettled([...unwritten]);
     },
+    /** Whether any item added so far is not written yet (collecting or writing). */
+    pending(): boolean {
+      return unwritten.size > 0;
+    },
     /** The batch's write if this item opened it (keep it alive), else undefined (it rides along). */
     add(item: T): Promise<void> | undefined {
       let opened = false;

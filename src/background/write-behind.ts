@@ -58,11 +58,11 @@ export function writeReceiptRow(db: D1Database, row: IssuedRow): Promise<void> |
 }
 
 /**
- * Resolves once every row this isolate accepted is written: a read of a receipt that is not found
- * waits for it, so a caller sees its own receipt at once when the same isolate answers.
+ * Whether a row this isolate accepted is not written yet: a read of a receipt that is not found reads
+ * again while it is, so a caller sees its own receipt at once when the same isolate answers.
  */
-export async function rowsWritten(db: D1Database): Promise<void> {
-  await rowBatchers.get(db)?.written();
+export function rowsPending(db: D1Database): boolean {
+  return rowBatchers.get(db)?.pending() ?? false;
 }
 
 /**

@@ -32,6 +32,11 @@ export async function completionsWritten(): Promise<void> {
   await Promise.allSettled([...pendingCompletions]);
 }
 
+/** Whether a claim completion of this isolate is still being written. */
+export function completionsPending(): boolean {
+  return pendingCompletions.size > 0;
+}
+
 /** The request's round trips, and its work behind the answer. */
 export interface ReceiptHookIo {
   trips: RoundTrips;

@@ -1,18 +1,21 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { rowsWritten } from '../background/write-behind';
+import { rowsPending } from '../background/write-behind';
 import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { logOriginOf } from '../log/receipt-log';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
-import { completionsWritten } from '../reason/receipt-hook';
+import { completionsPending } from '../reason/receipt-hook';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { verifyBundle } from '../receipts/verify-bundle';
 import { findReceipt } from '../storage/receipts';
 
 // A tenant's stored receipts (metadata, JWS and proof; never content), and the public verifier.
+
+/** How often a receipt read looks again while its row is on its way (the write-behind window is 25 ms). */
+const rereadMs = 25;
 
 export const receiptRoutes = new Hono<AppEnv>()
   .post(
@@ -46,12 +49,22 @@ export const receiptRoutes = new Hono<AppEnv>()
   )
   .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
     const id = c.req.param('receiptId');
-    let row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
-    if (row === null || row.state !== 'issued') {
-      // A receipt's row (without a caller receiptId) or its claim's completion (with one) may still be on
-      // its way behind the answer.
-      await Promise.all([rowsWritten(c.env.DB), completionsWritten()]);
-      row = await findReceipt(c.env.DB, c.var.caller.tenant, id);
+    const find = () => findReceipt(c.env.DB, c.var.caller.tenant, id);
+    let row = await find();
+    // A receipt's row (without a caller receiptId) or its claim's completion (with one) may still be on
+    // its way behind an answer of this isolate: read again on this request's own timer while it is, for
+    // up to two seconds (a failed batch's retries included). Not by awaiting those writes: they are other
+    // requests' I/O, and workerd cancels a request that waits only on another's as hung once the thread
+    // goes idle.
+    for (
+      let waitedMs = 0;
+      (row === null || row.state !== 'issued') &&
+      waitedMs < 2_000 &&
+      (rowsPending(c.env.DB) || completionsPending());
+      waitedMs += rereadMs
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, rereadMs));
+      row = await find();
     }
     if (row === null || row.state !== 'issued') {
       throw new ApiError('receipt.not_found', `No receipt ${id} for this tenant.`);

@@ -46,6 +46,25 @@ describe('createBatcher', () => {
     expect(writes).toEqual([[1, 2]]);
   });
 
+  it('says whether anything added is not written yet, without making the caller wait on it', async () => {
+    let finish = () => {};
+    const batcher = createBatcher<number>(
+      () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+      5,
+    );
+    expect(batcher.pending()).toBe(false);
+    const opened = batcher.add(1);
+    expect(batcher.pending()).toBe(true); // collecting
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batcher.pending()).toBe(true); // writing
+    finish();
+    await opened;
+    expect(batcher.pending()).toBe(false);
+  });
+
   it('rejects the write of a batch that fails, so the request that opened it can log it', async () => {
     const batcher = createBatcher<number>(async () => {
       throw new Error('disk full');

@@ -1,10 +1,13 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { type ReasonResponse, reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { VerifyReport } from '../../src/contracts/receipt-bodies';
 import { parseTlogProof } from '../../src/log/tlog-proof';
+import { defaultCatalog } from '../../src/policy/default-catalog';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { call, createKey, postJson, reason } from '../helpers/api';
+import { callWithCatalog } from '../helpers/with-catalog';
 
 const salt = 'c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0';
 const request = reasonRequestSchema.parse({
@@ -105,5 +108,44 @@ describe('receipts, end to end in the worker', () => {
       // Not the proof the answer carried: one at a checkpoint that holds the receipts logged since.
       expect(report.log?.treeSize).toBeGreaterThan(laterIndex.value.index);
     }
+  });
+
+  it('finds a receipt whose row is still on its way, its first write failed and retried', async () => {
+    const { key } = await createKey('tenant-late-row');
+    let batches = 0;
+    // D1 whose first batch (the row written behind the answer) fails once, as a busy database would.
+    const DB = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === 'batch') {
+          return async (statements: D1PreparedStatement[]) => {
+            batches += 1;
+            if (batches === 1) throw new Error('D1 is busy (injected by the test)');
+            return target.batch(statements);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const { receiptSalt: _, ...plain } = request;
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+    const posted = await callWithCatalog(
+      defaultCatalog,
+      '/v1/reason',
+      { method: 'POST', headers, body: JSON.stringify(plain) },
+      { DB },
+    );
+    const issued = reasonResponseSchema.parse(await posted.res.json());
+    // Asked at once, while the row waits out its retry: the lookup reads again until it is there.
+    const got = await callWithCatalog(
+      defaultCatalog,
+      `/v1/receipts/${issued.receiptId}`,
+      { headers },
+      { DB },
+    );
+    expect(got.res.status).toBe(200);
+    expect(((await got.res.json()) as { jws: string }).jws).toBe(issued.receipt?.jws);
+    expect(batches).toBeGreaterThanOrEqual(2);
+    await posted.settled();
   });
 });
