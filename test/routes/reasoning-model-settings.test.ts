@@ -14,7 +14,12 @@ afterEach(() => {
 
 describe('sampling settings and OpenAI reasoning models, through /v1/reason', () => {
   it('drops temperature and topP for a reasoning model and keeps them for one that does not reason', async () => {
-    const reasoningCapabilities = { tools: true, json: 'native' as const, reasoning: true, base64Data: false };
+    const reasoningCapabilities = {
+      tools: true,
+      json: 'native' as const,
+      reasoning: true,
+      base64Data: false,
+    };
     const catalog: Catalog = {
       providers: [{ id: 'openai', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
       models: [
