@@ -34,13 +34,20 @@ type Sha256 = ReturnType<typeof sha256.create>;
 let inner: Sha256 | undefined;
 let outer: Sha256 | undefined;
 
+/** The digest, copied out; the scratch is wiped, as the pad is (a MAC here may be a field key). */
+function takeDigest(): Uint8Array<ArrayBuffer> {
+  const out = digest.slice();
+  digest.fill(0);
+  return out;
+}
+
 /** HMAC(key, parts[0] || parts[1] || …): 32 bytes. */
 export function hmacParts(key: HmacKey, parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const mac = key.keyed._cloneInto(scratch);
   scratch = mac;
   for (const part of parts) mac.update(part);
   mac.digestInto(digest);
-  return digest.slice();
+  return takeDigest();
 }
 
 /**
@@ -65,7 +72,7 @@ export function hmacOnce(key: Uint8Array, parts: readonly Uint8Array[]): Uint8Ar
   oh.update(digest);
   oh.digestInto(digest);
   pad.fill(0);
-  return digest.slice();
+  return takeDigest();
 }
 
 /** SHA-256 of the parts, one after another. */
@@ -74,5 +81,5 @@ export function sha256Parts(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
   inner = hash;
   for (const part of parts) hash.update(part);
   hash.digestInto(digest);
-  return digest.slice();
+  return takeDigest();
 }
