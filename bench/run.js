@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { buildBundle, startTargets } from './lib/bench-servers.js';
 import { latencyChart } from './lib/chart.js';
 import { goalRows } from './lib/goals.js';
@@ -44,7 +44,8 @@ const quick = flag('quick');
 const rate = Number(option('rate', '200'));
 const upstreamLatencyMs = Number(option('latency-ms', '0'));
 const connections = Number(option('connections', '16'));
-const outDir = join(root, option('out', 'bench/results'));
+// Relative to the project; an absolute path is taken as it is.
+const outDir = resolve(root, option('out', 'bench/results'));
 const plan = quick
   ? { warmupS: 1, rateS: 4, maxS: 4, ttfbRequests: 60, ttfbS: 3, trips: 10, microTimeoutS: 40 }
   : { warmupS: 3, rateS: 20, maxS: 15, ttfbRequests: 400, ttfbS: 15, trips: 50, microTimeoutS: 300 };
