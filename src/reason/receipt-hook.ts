@@ -129,7 +129,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
     }
     // No replay copy: a replay needs the caller to send this id back, and callers cannot send the
     // version 8 ids Valve generates. No proof either: the log serves a fresher one on request, and
-    // the row's bytes are half of what each answer writes to D1.
+    // the proof was half of the row's bytes.
     const row: IssuedRow = {
       tenant,
       id: issued.rid,
