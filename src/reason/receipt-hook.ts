@@ -7,7 +7,7 @@ import { logOriginOf, type ReceiptLog } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { endLease, fenceClaim, issueClaim } from '../storage/receipt-claims';
-import type { IssuedRow } from '../storage/receipts';
+import type { IssuedRow, SignedRow } from '../storage/receipts';
 import { countedStub, type RoundTrips } from '../storage/round-trips';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
@@ -68,7 +68,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       region: response.model.region,
       costUsd: response.costUsd,
     };
-    let signed: SignedReceipt | undefined;
+    let signed: SignedRow | undefined;
     const issuing = issueReceipt(request, response, {
       signingKey: keys.receiptKey,
       issuer: keys.issuer,
@@ -149,9 +149,6 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
   };
 }
 
-/** A claimed receipt as signed, before its log index and proof. */
-type SignedReceipt = Omit<IssuedRow, 'logIndex' | 'proof'>;
-
 /**
  * The claimed append: logs the receipt only if this request still holds its claim on the id (the log
  * shard compares the claim token). Throws if it lost the claim, or if another request's receipt was
@@ -161,7 +158,7 @@ async function appendClaimed(
   claim: HeldClaim,
   log: DurableObjectStub<ReceiptLog>,
   entry: Uint8Array,
-  signed: SignedReceipt,
+  signed: SignedRow,
 ): Promise<{ index: number; proof: string }> {
   claim.logging();
   let answer: ClaimedAppend;
@@ -210,7 +207,7 @@ async function appendClaimed(
  * After an append whose outcome is unknown: keeps the signed receipt over the claim in D1 (comparing
  * the token), so the exact retry logs this one, or finds it logged, instead of calling the model again.
  */
-async function keepSigned(claim: HeldClaim, signed: SignedReceipt): Promise<void> {
+async function keepSigned(claim: HeldClaim, signed: SignedRow): Promise<void> {
   try {
     if (await fenceClaim(claim.db, { ...signed, token: claim.token })) await letGo(claim);
   } catch {

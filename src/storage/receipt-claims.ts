@@ -1,4 +1,10 @@
-import { type IssuedRow, purgeExpiredReplays } from './receipts';
+import {
+  type IssuedRow,
+  purgeExpiredReplays,
+  SIGNED_ASSIGNMENTS,
+  type SignedRow,
+  signedValues,
+} from './receipts';
 // D1 queries of the claims of caller-chosen receipt ids (migrations/0004_receipt_claims.sql). Every
 // write a holder makes to a claim it may have lost compares its claim token in the same statement, so
 // a request that lost its claim can neither sign over, release, nor extend the claim of the request
@@ -90,7 +96,7 @@ export async function releaseClaim(db: D1Database, tenant: string, id: string, t
 }
 
 /** What a holder records of its signed receipt before the log append: everything but index and proof. */
-export type SignedClaim = Omit<IssuedRow, 'logIndex' | 'proof'> & {
+export type SignedClaim = SignedRow & {
   /** The holder's claim token, compared in the same statement. */
   token: string;
 };
@@ -103,26 +109,10 @@ export type SignedClaim = Omit<IssuedRow, 'logIndex' | 'proof'> & {
 export async function fenceClaim(db: D1Database, row: SignedClaim): Promise<boolean> {
   const result = await db
     .prepare(
-      `UPDATE receipts SET state = 'signed', salt_generated = ?, log_origin = ?, kid = ?, iat = ?, provider = ?,
-         model = ?, region = ?, cost_usd = ?, jws = ?, replay = ?, replay_expires_at = ?
+      `UPDATE receipts SET state = 'signed', ${SIGNED_ASSIGNMENTS}
        WHERE tenant = ? AND id = ? AND state = 'pending' AND claim_token = ?`,
     )
-    .bind(
-      row.saltGenerated ? 1 : 0,
-      row.logOrigin,
-      row.kid,
-      row.iat,
-      row.provider,
-      row.model,
-      row.region,
-      row.costUsd,
-      row.jws,
-      row.replay,
-      row.replayExpiresAt,
-      row.tenant,
-      row.id,
-      row.token,
-    )
+    .bind(...signedValues(row), row.tenant, row.id, row.token)
     .run();
   return result.meta.changes === 1;
 }
@@ -136,29 +126,11 @@ export async function fenceClaim(db: D1Database, row: SignedClaim): Promise<bool
 export async function issueClaim(db: D1Database, row: IssuedRow, now: number): Promise<boolean> {
   const issue = db
     .prepare(
-      `UPDATE receipts SET state = 'issued', salt_generated = ?, log_origin = ?, log_index = ?, kid = ?, iat = ?,
-         provider = ?, model = ?, region = ?, cost_usd = ?, jws = ?, proof = ?, replay = ?, replay_expires_at = ?,
+      `UPDATE receipts SET state = 'issued', log_index = ?, proof = ?, ${SIGNED_ASSIGNMENTS},
          claim_token = NULL, lease_until = NULL
        WHERE tenant = ? AND id = ? AND (state = 'pending' OR (state = 'issued' AND jws = ?))`,
     )
-    .bind(
-      row.saltGenerated ? 1 : 0,
-      row.logOrigin,
-      row.logIndex,
-      row.kid,
-      row.iat,
-      row.provider,
-      row.model,
-      row.region,
-      row.costUsd,
-      row.jws,
-      row.proof,
-      row.replay,
-      row.replayExpiresAt,
-      row.tenant,
-      row.id,
-      row.jws,
-    );
+    .bind(row.logIndex, row.proof, ...signedValues(row), row.tenant, row.id, row.jws);
   const [issued] = await db.batch([issue, purgeExpiredReplays(db, now)]);
   return issued?.meta.changes === 1;
 }

@@ -51,9 +51,46 @@ export async function findReceipt(db: D1Database, tenant: string, id: string): P
     .first<StoredReceipt>();
 }
 
-const insertIssued = `INSERT INTO receipts (tenant, id, state, claimed_at, salt_generated, log_origin, log_index,
-         kid, iat, provider, model, region, cost_usd, jws, proof, replay, replay_expires_at)
-       VALUES (?, ?, 'issued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** A receipt as signed, before its log index and proof: the columns every write of one fills. */
+export type SignedRow = Omit<IssuedRow, 'logIndex' | 'proof'>;
+
+/** The columns a signed receipt fills, in the order `signedValues` binds them. */
+const SIGNED_COLUMNS = [
+  'salt_generated',
+  'log_origin',
+  'kid',
+  'iat',
+  'provider',
+  'model',
+  'region',
+  'cost_usd',
+  'jws',
+  'replay',
+  'replay_expires_at',
+] as const;
+
+/** `column = ?, …` of every signed column, for an UPDATE that writes a signed receipt over a claim. */
+export const SIGNED_ASSIGNMENTS = SIGNED_COLUMNS.map((column) => `${column} = ?`).join(', ');
+
+/** The values of the signed columns, in `SIGNED_COLUMNS` order. */
+export function signedValues(row: SignedRow): unknown[] {
+  return [
+    row.saltGenerated ? 1 : 0,
+    row.logOrigin,
+    row.kid,
+    row.iat,
+    row.provider,
+    row.model,
+    row.region,
+    row.costUsd,
+    row.jws,
+    row.replay,
+    row.replayExpiresAt,
+  ];
+}
+
+const insertIssued = `INSERT INTO receipts (tenant, id, state, claimed_at, log_index, proof, ${SIGNED_COLUMNS.join(', ')})
+       VALUES (?, ?, 'issued', ?, ?, ?, ${SIGNED_COLUMNS.map(() => '?').join(', ')})`;
 
 /**
  * The statement that records the receipt of a request without a receiptId (a Valve-generated id, written
@@ -63,24 +100,7 @@ const insertIssued = `INSERT INTO receipts (tenant, id, state, claimed_at, salt_
 export function issuedReceiptStatement(db: D1Database, row: IssuedRow): D1PreparedStatement {
   return db
     .prepare(`${insertIssued} ON CONFLICT (tenant, id) DO NOTHING`)
-    .bind(
-      row.tenant,
-      row.id,
-      row.iat,
-      row.saltGenerated ? 1 : 0,
-      row.logOrigin,
-      row.logIndex,
-      row.kid,
-      row.iat,
-      row.provider,
-      row.model,
-      row.region,
-      row.costUsd,
-      row.jws,
-      row.proof,
-      row.replay,
-      row.replayExpiresAt,
-    );
+    .bind(row.tenant, row.id, row.iat, row.logIndex, row.proof, ...signedValues(row));
 }
 
 /** Drops the replay copies whose retention ended by `now`. */
