@@ -1,5 +1,5 @@
 import type { Catalog } from '../../src/policy/catalog';
-import { type CatalogCall, callWithCatalog } from './with-catalog';
+import { type CatalogCall, reasonWithCatalog } from './with-catalog';
 
 /** POST /v1/reason with a per-test catalog and an Accept header (SSE by default). */
 export function streamWithCatalog(
@@ -9,14 +9,5 @@ export function streamWithCatalog(
   accept = 'text/event-stream',
   extraEnv: Record<string, unknown> = {},
 ): Promise<CatalogCall> {
-  return callWithCatalog(
-    catalog,
-    '/v1/reason',
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, Accept: accept },
-      body: JSON.stringify(body),
-    },
-    extraEnv,
-  );
+  return reasonWithCatalog(catalog, key, body, extraEnv, { Accept: accept });
 }

@@ -30,18 +30,20 @@ export async function callWithCatalog(
   return { res, settled: () => waitOnExecutionContext(ctx) };
 }
 
+/** POST /v1/reason with a per-test catalog, as `key`, with any extra request headers. */
 export function reasonWithCatalog(
   catalog: Catalog,
   key: string,
   body: unknown,
   extraEnv: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<CatalogCall> {
   return callWithCatalog(
     catalog,
     '/v1/reason',
     {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, ...headers },
       body: JSON.stringify(body),
     },
     extraEnv,

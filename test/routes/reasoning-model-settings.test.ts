@@ -3,7 +3,7 @@ import type { Catalog } from '../../src/policy/catalog';
 import textFixture from '../fixtures/providers/openai/text.json';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
-import { callWithCatalog } from '../helpers/with-catalog';
+import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // The catalog's `capabilities.reasoning` reaches the OpenAI adapter: OpenAI's reasoning models answer
 // 400 to a temperature or top_p other than the default, so Valve sends them neither and says so.
@@ -34,19 +34,15 @@ describe('sampling settings and OpenAI reasoning models, through /v1/reason', ()
     });
     const { key } = await createKey('reasoning-settings');
     const ask = (model: string) =>
-      callWithCatalog(
+      reasonWithCatalog(
         catalog,
-        '/v1/reason',
+        key,
         {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
-          body: JSON.stringify({
-            task: 'answer',
-            instructions: 'Answer briefly.',
-            conversation: [{ role: 'user', content: 'Hello?' }],
-            sampling: { temperature: 0.3, topP: 0.8 },
-            modelPolicy: { pinned: { provider: 'openai', model } },
-          }),
+          task: 'answer',
+          instructions: 'Answer briefly.',
+          conversation: [{ role: 'user', content: 'Hello?' }],
+          sampling: { temperature: 0.3, topP: 0.8 },
+          modelPolicy: { pinned: { provider: 'openai', model } },
         },
         { OPENAI_API_KEY: 'sk-test' },
       );

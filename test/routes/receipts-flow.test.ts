@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { writeBehindFigures } from '../../src/background/write-with-retries';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { type ReasonResponse, reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { VerifyReport } from '../../src/contracts/receipt-bodies';
@@ -7,7 +8,8 @@ import { parseTlogProof } from '../../src/log/tlog-proof';
 import { defaultCatalog } from '../../src/policy/default-catalog';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { call, createKey, postJson, reason } from '../helpers/api';
-import { callWithCatalog } from '../helpers/with-catalog';
+import { failingWrites } from '../helpers/d1-faults';
+import { callWithCatalog, reasonWithCatalog } from '../helpers/with-catalog';
 
 const salt = 'c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0c2FsdHNhbHRzYWx0';
 const request = reasonRequestSchema.parse({
@@ -112,40 +114,22 @@ describe('receipts, end to end in the worker', () => {
 
   it('finds a receipt whose row is still on its way, its first write failed and retried', async () => {
     const { key } = await createKey('tenant-late-row');
-    let batches = 0;
-    // D1 whose first batch (the row written behind the answer) fails once, as a busy database would.
-    const DB = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === 'batch') {
-          return async (statements: D1PreparedStatement[]) => {
-            batches += 1;
-            if (batches === 1) throw new Error('D1 is busy (injected by the test)');
-            return target.batch(statements);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    // D1 whose first write of a receipt row (the one behind the answer) fails, as a busy database would.
+    const DB = failingWrites(env.DB, (sql) => sql.includes('INSERT INTO receipts'));
+    const retriedBefore = writeBehindFigures().retriedBatches;
     const { receiptSalt: _, ...plain } = request;
-    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
-    const posted = await callWithCatalog(
-      defaultCatalog,
-      '/v1/reason',
-      { method: 'POST', headers, body: JSON.stringify(plain) },
-      { DB },
-    );
+    const posted = await reasonWithCatalog(defaultCatalog, key, plain, { DB });
     const issued = reasonResponseSchema.parse(await posted.res.json());
     // Asked at once, while the row waits out its retry: the lookup reads again until it is there.
     const got = await callWithCatalog(
       defaultCatalog,
       `/v1/receipts/${issued.receiptId}`,
-      { headers },
+      { headers: { Authorization: `Bearer ${key}` } },
       { DB },
     );
     expect(got.res.status).toBe(200);
     expect(((await got.res.json()) as { jws: string }).jws).toBe(issued.receipt?.jws);
-    expect(batches).toBeGreaterThanOrEqual(2);
+    expect(writeBehindFigures().retriedBatches).toBeGreaterThanOrEqual(retriedBefore + 1);
     await posted.settled();
   });
 });
