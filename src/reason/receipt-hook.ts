@@ -9,6 +9,7 @@ import { serviceKeysOf } from '../receipts/service-keys';
 import { endLease, fenceClaim, issueClaim } from '../storage/receipt-claims';
 import type { IssuedRow, SignedRow } from '../storage/receipts';
 import { countedStub, type RoundTrips } from '../storage/round-trips';
+import { stubByName } from '../storage/stub-by-name';
 import type { HeldClaim } from './held-claim';
 import { REPLAY_RETENTION_MS, replayAad } from './idempotency';
 import { issueReceipt } from './issue-receipt';
@@ -61,7 +62,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
     }
     const origin = claim?.logOrigin ?? logOriginOf(env);
     const keys = await serviceKeysOf(env, origin);
-    const log = countedStub(env.RECEIPT_LOG.getByName(origin), io.trips, 'do:log');
+    const log = countedStub(stubByName(env.RECEIPT_LOG, origin), io.trips, 'do:log');
     const meta = {
       provider: response.model.provider,
       model: response.model.model,
@@ -116,7 +117,7 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
       // ends and the exact retry takes the claim over and finds this same receipt in the log.
       const { jws, proof } = issued.receipt;
       const row: IssuedRow = { ...signed, logIndex: issued.logIndex, jws, proof };
-      const settle = () => env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid: claim.id });
+      const settle = () => stubByName(env.RECEIPT_LOG, origin).settleClaim({ tenant, rid: claim.id });
       // Behind the answer, so on the uncounted binding.
       const completing = complete(claim, env.DB, row, settle)
         .catch(() =>

@@ -16,6 +16,7 @@ import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
 import { countedD1, countedStub } from '../storage/round-trips';
+import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
 
 export interface ReasonContext {
@@ -86,7 +87,7 @@ export async function reasonContextOf(
 export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
   const startedAt = c.var.arrivedAt ?? performance.now();
   const { caller, requestId } = c.var;
-  const logOf = (origin: string) => countedStub(c.env.RECEIPT_LOG.getByName(origin), c.var.trips, 'do:log');
+  const logOf = (origin: string) => countedStub(stubByName(c.env.RECEIPT_LOG, origin), c.var.trips, 'do:log');
   return {
     caller,
     requestId,
@@ -103,7 +104,7 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
       logOrigin: logOriginOf(c.env),
       registerClaim: (origin, claim) => logOf(origin).registerClaim(claim),
       settleClaim: (origin, { tenant, rid }) =>
-        runInBackground(c, () => c.env.RECEIPT_LOG.getByName(origin).settleClaim({ tenant, rid })),
+        runInBackground(c, () => stubByName(c.env.RECEIPT_LOG, origin).settleClaim({ tenant, rid })),
     },
     pipeline: (claim) => reasonContextOf(c, startedAt, claim),
     writeUsage: (record) => writeUsage(c.env.DB, record),

@@ -7,6 +7,7 @@ import textFixture from '../fixtures/providers/openai/text.json';
 import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
 import { failingWrites, watchedReads } from '../helpers/d1-faults';
+import { fakeNamespace } from '../helpers/fake-namespace';
 import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // The claim on a caller's receiptId, attacked through /v1/reason: a request that runs long, a holder
@@ -202,20 +203,18 @@ describe('a save that fails after the log append', () => {
     upstream.open();
     const size = await logSize();
     let failures = 0;
-    const RECEIPT_LOG = {
-      getByName: (name: string) => {
-        const log = env.RECEIPT_LOG.getByName(name);
-        const refuse = async () => {
-          failures += 1;
-          throw new Error('the log is unavailable (injected by the test)');
-        };
-        return {
-          append: failures === 0 ? refuse : log.append.bind(log),
-          appendOnce: failures === 0 ? refuse : log.appendOnce.bind(log),
-          appendClaimed: failures === 0 ? refuse : log.appendClaimed.bind(log),
-        };
-      },
-    };
+    const RECEIPT_LOG = fakeNamespace((name: string) => {
+      const log = env.RECEIPT_LOG.getByName(name);
+      const refuse = async () => {
+        failures += 1;
+        throw new Error('the log is unavailable (injected by the test)');
+      };
+      return {
+        append: failures === 0 ? refuse : log.append.bind(log),
+        appendOnce: failures === 0 ? refuse : log.appendOnce.bind(log),
+        appendClaimed: failures === 0 ? refuse : log.appendClaimed.bind(log),
+      };
+    });
     const failed = await post(key, { ...base, receiptId }, { RECEIPT_LOG });
     await failed.settled();
     expect(failures).toBe(1);

@@ -8,6 +8,7 @@ import { completionsWritten } from '../../src/reason/receipt-hook';
 import textFixture from '../fixtures/providers/openai/text.json';
 import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
+import { fakeNamespace } from '../helpers/fake-namespace';
 import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // The log shard as the fence of a caller's receiptId, attacked through /v1/reason: a stale holder A
@@ -61,23 +62,21 @@ function post(key: string, body: unknown, extraEnv: Record<string, unknown> = {}
 /** The log binding, with each log's `registerClaim` held at `held` until it opens (and `seen` when it arrives). */
 function heldRegistrations(held: Promise<void>) {
   const seen = gate();
-  const RECEIPT_LOG = {
-    getByName: (name: string) => {
-      const log = env.RECEIPT_LOG.getByName(name);
-      return {
-        // Arrow functions: `bind` on a stub's method would itself be a remote call.
-        append: (entry: Uint8Array) => log.append(entry),
-        appendOnce: (entry: Uint8Array) => log.appendOnce(entry),
-        appendClaimed: (claim: Parameters<typeof log.appendClaimed>[0]) => log.appendClaimed(claim),
-        settleClaim: (claim: Parameters<typeof log.settleClaim>[0]) => log.settleClaim(claim),
-        registerClaim: async (claim: Parameters<typeof log.registerClaim>[0]) => {
-          seen.open();
-          await held;
-          return log.registerClaim(claim);
-        },
-      };
-    },
-  };
+  const RECEIPT_LOG = fakeNamespace((name: string) => {
+    const log = env.RECEIPT_LOG.getByName(name);
+    return {
+      // Arrow functions: `bind` on a stub's method would itself be a remote call.
+      append: (entry: Uint8Array) => log.append(entry),
+      appendOnce: (entry: Uint8Array) => log.appendOnce(entry),
+      appendClaimed: (claim: Parameters<typeof log.appendClaimed>[0]) => log.appendClaimed(claim),
+      settleClaim: (claim: Parameters<typeof log.settleClaim>[0]) => log.settleClaim(claim),
+      registerClaim: async (claim: Parameters<typeof log.registerClaim>[0]) => {
+        seen.open();
+        await held;
+        return log.registerClaim(claim);
+      },
+    };
+  });
   return { RECEIPT_LOG, seen: seen.wait };
 }
 
@@ -207,19 +206,17 @@ describe('a claimed append whose answer is lost on the way back', () => {
     const upstream = gatedUpstream(0);
     const size = await logSize();
     let lost = 0;
-    const RECEIPT_LOG = {
-      getByName: (name: string) => {
-        const log = env.RECEIPT_LOG.getByName(name);
-        return {
-          append: (entry: Uint8Array) => log.append(entry),
-          appendClaimed: async (claim: Parameters<typeof log.appendClaimed>[0]) => {
-            await log.appendClaimed(claim);
-            lost += 1;
-            throw new Error('the connection to the log dropped (injected by the test)');
-          },
-        };
-      },
-    };
+    const RECEIPT_LOG = fakeNamespace((name: string) => {
+      const log = env.RECEIPT_LOG.getByName(name);
+      return {
+        append: (entry: Uint8Array) => log.append(entry),
+        appendClaimed: async (claim: Parameters<typeof log.appendClaimed>[0]) => {
+          await log.appendClaimed(claim);
+          lost += 1;
+          throw new Error('the connection to the log dropped (injected by the test)');
+        },
+      };
+    });
     const failed = await post(key, { ...base, receiptId }, { RECEIPT_LOG });
     await failed.settled();
     expect(lost).toBe(1);
