@@ -1,10 +1,11 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64 } from '../../src/encoding/base64';
 import type { Bytes } from '../../src/encoding/bytes';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../src/log/merkle';
-import { logOriginOf } from '../../src/log/receipt-log';
+import { type LogAppend, logOriginOf, type ReceiptLog } from '../../src/log/receipt-log';
 import { parseTlogProof, verifyInclusionBundle } from '../../src/log/tlog-proof';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 
@@ -18,6 +19,15 @@ function entry(n: number): Uint8Array {
   bytes[31] = 7;
   return bytes;
 }
+
+/** The tree size of the checkpoint an append's proof ends in. */
+function checkpointSizeOf(append: LogAppend): number {
+  const parsed = parseTlogProof(append.proof);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return Number(parsed.value.checkpoint.split('\n')[1]);
+}
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const hashes = (list: string[]) => list.map((h) => decodeBase64(h) as Bytes);
 
@@ -126,5 +136,28 @@ describe('the ReceiptLog Durable Object', () => {
     const leaf = leafHash(entry(2));
     expect(verifyInclusion(leaf, 1, 3, proof.value.path as Bytes[], checkpoint.value.root).ok).toBe(true);
     expect((await log.appendOnce(entry(4))).index).toBe(3);
+  });
+
+  it('writes an append at once while the log is idle, and holds the batch of a busy log a moment for more', async () => {
+    const stub = env.RECEIPT_LOG.getByName('test-window');
+    await runInDurableObject(stub, async (log: ReceiptLog) => {
+      // Idle (the last batch held one entry): an append is written on the next turn, alone, so a
+      // lone request never waits for company.
+      await log.append(entry(1));
+      await nextTurn();
+      const alone = log.append(entry(2));
+      await nextTurn();
+      const after = log.append(entry(3));
+      expect(checkpointSizeOf(await alone)).toBe(2);
+      expect(checkpointSizeOf(await after)).toBe(3);
+      // Busy (the last batch held two): the next batch waits a few milliseconds, so an append made a
+      // turn later joins it and the two share one commit and one checkpoint.
+      await Promise.all([log.append(entry(4)), log.append(entry(5))]);
+      await nextTurn();
+      const first = log.append(entry(6));
+      await nextTurn();
+      const second = log.append(entry(7));
+      expect([checkpointSizeOf(await first), checkpointSizeOf(await second)]).toEqual([7, 7]);
+    });
   });
 });
