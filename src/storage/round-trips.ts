@@ -37,17 +37,20 @@ export class RoundTrips {
  * reading a property of the stub is not a round trip.
  */
 export function countedStub<T extends object>(stub: T, trips: RoundTrips, desc: string): T {
+  // Called as a method of the stub itself: an RPC method is a proxy, whose own `apply` or `call` would
+  // be taken for a remote method of that name. Every property read of an RPC stub makes a new native
+  // object, so a method is read once, when it is called: every name but a stub's own `id` and `name`
+  // (and `then`, which a stub does not have, so that awaiting it is not a call) is taken for a method.
+  const methods = stub as unknown as Record<string, (...a: unknown[]) => unknown>;
   return new Proxy(stub, {
     get(target, prop) {
-      const value: unknown = Reflect.get(target, prop);
-      if (typeof value !== 'function') return value;
-      // Called as a method of the stub itself: an RPC method is a proxy, whose own `apply` or `call`
-      // would be taken for a remote method of that name.
-      const methods = target as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
+      if (typeof prop !== 'string' || STUB_PROPERTIES.has(prop)) return Reflect.get(target, prop);
       return (...args: unknown[]) => trips.time(desc, () => methods[prop]?.(...args));
     },
   });
 }
+
+const STUB_PROPERTIES = new Set(['then', 'id', 'name']);
 
 const realStatements = new WeakMap<object, D1PreparedStatement>();
 
