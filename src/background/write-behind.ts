@@ -1,7 +1,7 @@
 import type { HealthStub } from '../health/health-client';
 import type { Observation } from '../health/health-types';
-import { type IssuedRow, issuedReceiptStatement, purgeExpiredReplays } from '../storage/receipts';
-import { type UsageRecord, usageInsert } from '../storage/usage-records';
+import { type IssuedRow, issuedReceiptStatements, purgeExpiredReplays } from '../storage/receipts';
+import { type UsageRecord, usageInserts } from '../storage/usage-records';
 import { createBatcher } from './create-batcher';
 import { type RowWrite, writeWithRetries } from './write-with-retries';
 
@@ -18,11 +18,16 @@ interface HealthWrite {
   observations: Observation[];
 }
 
+/** A batch's statements: its receipt rows and its usage rows, as many to a statement as D1 allows. */
 function statementsOf(db: D1Database, rows: RowWrite[]): D1PreparedStatement[] {
-  const statements = rows.map((row) =>
-    row.kind === 'usage' ? usageInsert(db, row.record) : issuedReceiptStatement(db, row.row),
-  );
-  const latest = Math.max(0, ...rows.map((row) => (row.kind === 'receipt' ? row.row.iat : 0)));
+  const receipts: IssuedRow[] = [];
+  const usage: UsageRecord[] = [];
+  for (const row of rows) {
+    if (row.kind === 'usage') usage.push(row.record);
+    else receipts.push(row.row);
+  }
+  const statements = [...issuedReceiptStatements(db, receipts), ...usageInserts(db, usage)];
+  const latest = Math.max(0, ...receipts.map((row) => row.iat));
   if (latest > 0) statements.push(purgeExpiredReplays(db, latest));
   return statements;
 }

@@ -1,6 +1,8 @@
 // D1 queries of the receipts table (migrations/0003_receipts.sql, 0004_receipt_claims.sql): metadata and
 // replay copies; the claims of caller-chosen ids are in receipt-claims.ts.
 
+import { type InsertShape, multiRowInserts } from './multi-row-insert';
+
 export interface StoredReceipt {
   tenant: string;
   id: string;
@@ -89,18 +91,23 @@ export function signedValues(row: SignedRow): unknown[] {
   ];
 }
 
-const insertIssued = `INSERT INTO receipts (tenant, id, state, claimed_at, log_index, proof, ${SIGNED_COLUMNS.join(', ')})
-       VALUES (?, ?, 'issued', ?, ?, ?, ${SIGNED_COLUMNS.map(() => '?').join(', ')})`;
+const ISSUED_INSERT: InsertShape = {
+  head: `INSERT INTO receipts (tenant, id, state, claimed_at, log_index, proof, ${SIGNED_COLUMNS.join(', ')}) VALUES`,
+  row: `(?, ?, 'issued', ?, ?, ?, ${SIGNED_COLUMNS.map(() => '?').join(', ')})`,
+  tail: 'ON CONFLICT (tenant, id) DO NOTHING',
+};
 
 /**
- * The statement that records the receipt of a request without a receiptId (a Valve-generated id, written
- * behind the answer): only as a new row, never over anyone's claim. Claimed receipts are fenced and
- * completed in receipt-claims.ts.
+ * The statements that record the receipts of requests without a receiptId (Valve-generated ids,
+ * written behind the answer), as many to a statement as D1 allows: each only as a new row, never over
+ * anyone's claim. Claimed receipts are fenced and completed in receipt-claims.ts.
  */
-export function issuedReceiptStatement(db: D1Database, row: IssuedRow): D1PreparedStatement {
-  return db
-    .prepare(`${insertIssued} ON CONFLICT (tenant, id) DO NOTHING`)
-    .bind(row.tenant, row.id, row.iat, row.logIndex, row.proof, ...signedValues(row));
+export function issuedReceiptStatements(db: D1Database, rows: readonly IssuedRow[]): D1PreparedStatement[] {
+  return multiRowInserts(
+    db,
+    ISSUED_INSERT,
+    rows.map((row) => [row.tenant, row.id, row.iat, row.logIndex, row.proof, ...signedValues(row)]),
+  );
 }
 
 /** Drops the replay copies whose retention ended by `now`. */

@@ -1,5 +1,7 @@
 // The usage_records table: one UsageRecord per request, no content.
 
+import { type InsertShape, multiRowInserts } from './multi-row-insert';
+
 export interface UsageRecord {
   tenant: string;
   key: string | null;
@@ -17,27 +19,33 @@ export interface UsageRecord {
   created_at: number;
 }
 
-export function usageInsert(db: D1Database, record: UsageRecord): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO usage_records (tenant, key_id, route, model, input_tokens, output_tokens, latency_ms, outcome, fallbacks, stream, cost_usd, created_at, day)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      record.tenant,
-      record.key,
-      record.route,
-      record.model,
-      record.input_tokens,
-      record.output_tokens,
-      Math.round(record.latency_ms),
-      record.outcome,
-      record.fallbacks,
-      record.stream ? 1 : 0,
-      record.cost_usd,
-      record.created_at,
-      new Date(record.created_at).toISOString().slice(0, 10),
-    );
+const USAGE_INSERT: InsertShape = {
+  head: 'INSERT INTO usage_records (tenant, key_id, route, model, input_tokens, output_tokens, latency_ms, outcome, fallbacks, stream, cost_usd, created_at, day) VALUES',
+  row: '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  tail: '',
+};
+
+function usageValues(record: UsageRecord): unknown[] {
+  return [
+    record.tenant,
+    record.key,
+    record.route,
+    record.model,
+    record.input_tokens,
+    record.output_tokens,
+    Math.round(record.latency_ms),
+    record.outcome,
+    record.fallbacks,
+    record.stream ? 1 : 0,
+    record.cost_usd,
+    record.created_at,
+    new Date(record.created_at).toISOString().slice(0, 10),
+  ];
+}
+
+/** The statements that insert `records`, as many to a statement as D1 allows. */
+export function usageInserts(db: D1Database, records: readonly UsageRecord[]): D1PreparedStatement[] {
+  return multiRowInserts(db, USAGE_INSERT, records.map(usageValues));
 }
 
 export type UsageGroup = 'model' | 'day';
@@ -117,5 +125,5 @@ export async function monthSpend(db: D1Database, tenant: string, now: number): P
 /** Many records in one D1 batch (one transaction). */
 export async function insertUsageRecords(db: D1Database, records: UsageRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await db.batch(records.map((record) => usageInsert(db, record)));
+  await db.batch(usageInserts(db, records));
 }
