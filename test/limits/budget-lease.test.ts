@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { type BudgetLeaseIo, BudgetLeases } from '../../src/limits/budget-lease';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type BudgetLeaseIo, BudgetLeases, idleLeaseMs } from '../../src/limits/budget-lease';
 import type { Reservation } from '../../src/limits/tenant-budget';
 
 /** The tenant object's arithmetic (TenantBudget.drawLease / settleLease), with a settle the test may hold. */
 function tenantObject(capUsd: number) {
-  const state = { spentUsd: 0, reserved: new Map<string, number>(), draws: 0, settles: 0 };
+  const state = { spentUsd: 0, reserved: new Map<string, number>(), draws: 0, settles: 0, spendSettles: 0 };
   const everUsed = new Set<string>();
   const reservedUsd = () => [...state.reserved.values()].reduce((a, b) => a + b, 0);
   const io: Omit<BudgetLeaseIo, 'background'> = {
@@ -26,6 +26,7 @@ function tenantObject(capUsd: number) {
     },
     settleLease: async (leaseId, spentUsd, releaseUsd) => {
       state.settles++;
+      if (spentUsd > 0) state.spendSettles++;
       await Promise.resolve();
       const left = (state.reserved.get(leaseId) ?? 0) - spentUsd - releaseUsd;
       if (left <= 1e-12) state.reserved.delete(leaseId);
@@ -85,7 +86,9 @@ describe('per-isolate budget leases', () => {
     for (const a of [first, ...later]) if (a.ok && a.capped) await a.admission.settle(0.002);
     await Promise.all(background);
     await Promise.all(background);
-    expect(tenant.state.settles).toBeLessThan(4);
+    // Spend settles in fewer calls than requests; the idle lease then goes back in a call of its own.
+    expect(tenant.state.spendSettles).toBeLessThan(4);
+    expect(tenant.state.settles).toBe(tenant.state.spendSettles + 1);
     expect(tenant.state.spentUsd).toBeCloseTo(0.008, 12);
     expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
   });
@@ -135,5 +138,62 @@ describe('per-isolate budget leases', () => {
     await Promise.all(background);
     expect(tenant.state.spentUsd).toBeCloseTo(0.004, 12);
     expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+  });
+
+  describe('an idle lease', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** One request from admission to settlement, as the route makes it. */
+    async function oneRequest(leases: BudgetLeases, io: BudgetLeaseIo, spentUsd: number) {
+      const outcome = await leases.admit('t', 0.01, 0.01, io);
+      if (!outcome.ok || !outcome.capped) throw new Error('not admitted from a lease');
+      await outcome.admission.settle(spentUsd);
+    }
+
+    it('is kept a moment, so the next request takes from it without waiting on a draw', async () => {
+      vi.useFakeTimers();
+      const tenant = tenantObject(1);
+      let waits = 0;
+      const io: BudgetLeaseIo = {
+        ...tenant.io,
+        background: (work) => void work(),
+        wait: (work) => {
+          waits++;
+          return work();
+        },
+      };
+      const leases = new BudgetLeases();
+      await oneRequest(leases, io, 0.002);
+      await vi.advanceTimersByTimeAsync(idleLeaseMs / 2);
+      await oneRequest(leases, io, 0.003);
+      expect(waits).toBe(1);
+      expect(tenant.state.draws).toBe(1);
+      // Spend is settled at once; the first request's check finds the lease used since, and keeps it.
+      await vi.advanceTimersByTimeAsync(idleLeaseMs / 2);
+      expect(tenant.state.spentUsd).toBeCloseTo(0.005, 12);
+      expect(tenant.reservedUsd()).toBeGreaterThan(0);
+    });
+
+    it('goes back whole once no request took from it for idleLeaseMs, counted from the last one', async () => {
+      vi.useFakeTimers();
+      const tenant = tenantObject(1);
+      const io: BudgetLeaseIo = { ...tenant.io, background: (work) => void work() };
+      const leases = new BudgetLeases();
+      await oneRequest(leases, io, 0.002);
+      await vi.advanceTimersByTimeAsync(idleLeaseMs * 0.6);
+      await oneRequest(leases, io, 0.001);
+      // The first request's check finds the lease used since, and keeps it.
+      await vi.advanceTimersByTimeAsync(idleLeaseMs * 0.6);
+      expect(tenant.reservedUsd()).toBeGreaterThan(0);
+      // The second request's own check gives it back: nothing is held, all spend is settled.
+      await vi.advanceTimersByTimeAsync(idleLeaseMs * 0.6);
+      expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
+      expect(tenant.state.spentUsd).toBeCloseTo(0.003, 12);
+      // The next request draws a new lease.
+      await oneRequest(leases, io, 0.001);
+      expect(tenant.state.draws).toBe(2);
+    });
   });
 });
