@@ -138,26 +138,26 @@ describe('the ReceiptLog Durable Object', () => {
     expect((await log.appendOnce(entry(4))).index).toBe(3);
   });
 
-  it('writes an append at once while the log is idle, and holds the batch of a busy log a moment for more', async () => {
+  it('writes an append at once while the log is quiet, and holds the batch of a busy log a moment for more', async () => {
     const stub = env.RECEIPT_LOG.getByName('test-window');
     await runInDurableObject(stub, async (log: ReceiptLog) => {
-      // Idle (the last batch held one entry): an append is written on the next turn, alone, so a
-      // lone request never waits for company.
-      await log.append(entry(1));
+      // Quiet (the last batch held fewer than four entries): an append is written on the next turn,
+      // alone, so a lone request never waits for company.
+      await Promise.all([0, 1, 2].map((n) => log.append(entry(n))));
       await nextTurn();
-      const alone = log.append(entry(2));
+      const alone = log.append(entry(3));
       await nextTurn();
-      const after = log.append(entry(3));
-      expect(checkpointSizeOf(await alone)).toBe(2);
-      expect(checkpointSizeOf(await after)).toBe(3);
-      // Busy (the last batch held two): the next batch waits a few milliseconds, so an append made a
+      const after = log.append(entry(4));
+      expect(checkpointSizeOf(await alone)).toBe(4);
+      expect(checkpointSizeOf(await after)).toBe(5);
+      // Busy (the last batch held four): the next batch waits a few milliseconds, so an append made a
       // turn later joins it and the two share one commit and one checkpoint.
-      await Promise.all([log.append(entry(4)), log.append(entry(5))]);
+      await Promise.all([5, 6, 7, 8].map((n) => log.append(entry(n))));
       await nextTurn();
-      const first = log.append(entry(6));
+      const first = log.append(entry(9));
       await nextTurn();
-      const second = log.append(entry(7));
-      expect([checkpointSizeOf(await first), checkpointSizeOf(await second)]).toEqual([7, 7]);
+      const second = log.append(entry(10));
+      expect([checkpointSizeOf(await first), checkpointSizeOf(await second)]).toEqual([11, 11]);
     });
   });
 });
