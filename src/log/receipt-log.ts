@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
 import { bytesToHex } from '../encoding/hex';
+import { AppendQueue, type QueuedAppend } from './append-queue';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
 import {
   type ClaimedAppend,
@@ -32,29 +33,6 @@ export interface LogProofHashes {
   hashes: string[];
 }
 
-interface Waiter {
-  entry: Uint8Array;
-  /** Set for appendOnce: the leaf hash whose index is recorded with the batch. */
-  once?: Uint8Array;
-  /** Set for appendClaimed: records the holder's claim in the batch's transaction. */
-  record?: (index: number) => void;
-  resolve: (result: LogAppend) => void;
-  reject: (error: unknown) => void;
-}
-
-const MAX_BATCH = 4096;
-/**
- * How long a batch waits for more appends once the log is busy, that is when its last batch held at
- * least BUSY_BATCH entries. Each batch is one commit, one checkpoint signature and one wait for
- * durability, and those cost far more than its entries: at 16 connections, waiting 3 ms took the
- * Worker's CPU per request from 0.95 to 0.81 ms, and the log's batch work from 0.14 ms per request to
- * within noise (README, "Where the time goes"). A quieter log writes on the next turn, so a lone
- * request never waits for company: at 200 requests a second two or three appends often meet, and
- * holding the next batch for them cost the median request a millisecond.
- */
-const BUSY_BATCH = 4;
-const BUSY_BATCH_WINDOW_MS = 3;
-
 function checkEntry(entry: unknown): asserts entry is Uint8Array {
   if (!(entry instanceof Uint8Array) || entry.length !== 32) {
     throw new TypeError('a log entry is a 32-byte hash');
@@ -82,9 +60,7 @@ export class ReceiptLog extends DurableObject<Env> {
   private readonly store: SqlNodeStore;
   private tree: MerkleTree;
   private latest: { size: number; note: string } | undefined;
-  private pending: Waiter[] = [];
-  private flushing = false;
-  private lastBatchSize = 0;
+  private readonly queue = new AppendQueue<LogAppend>((batch) => this.writeBatch(batch));
   private signer: Promise<NoteSigner> | undefined;
   private readonly origin: string;
   /** appendOnce entries on their way in, by leaf hash (hex), so a concurrent second call joins the first. */
@@ -116,7 +92,7 @@ export class ReceiptLog extends DurableObject<Env> {
   /** Appends one 32-byte entry hash (receipt or audit) and resolves once it is in a signed checkpoint. */
   append(entry: Uint8Array): Promise<LogAppend> {
     checkEntry(entry);
-    return this.enqueue({ entry });
+    return this.queue.enqueue({ entry });
   }
 
   /**
@@ -139,7 +115,7 @@ export class ReceiptLog extends DurableObject<Env> {
         proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }),
       });
     }
-    const appended = this.enqueue({ entry, once: leaf });
+    const appended = this.queue.enqueue({ entry, once: leaf });
     this.inFlight.set(key, appended);
     const forget = () => this.inFlight.delete(key);
     appended.then(forget, forget);
@@ -181,7 +157,7 @@ export class ReceiptLog extends DurableObject<Env> {
           record(once.index);
           return once;
         })
-      : this.enqueue({ entry: claim.entry, once: leaf, record });
+      : this.queue.enqueue({ entry: claim.entry, once: leaf, record });
     this.claimsInFlight.set(key, appended);
     if (!known) this.inFlight.set(leafKey, appended);
     const forget = () => {
@@ -283,32 +259,7 @@ export class ReceiptLog extends DurableObject<Env> {
     return this.signer;
   }
 
-  /** Queues an append for the next batch, starting the flush loop if it is idle. */
-  private enqueue(waiter: Omit<Waiter, 'resolve' | 'reject'>): Promise<LogAppend> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ ...waiter, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.pending.length > 0) {
-        // One turn of the event loop lets appends already queued behind this one join its batch; a
-        // busy log's batch waits a few milliseconds more (see BUSY_BATCH_WINDOW_MS).
-        const window = this.lastBatchSize >= BUSY_BATCH ? BUSY_BATCH_WINDOW_MS : 0;
-        await new Promise((resolve) => setTimeout(resolve, window));
-        const batch = this.pending.splice(0, MAX_BATCH);
-        this.lastBatchSize = batch.length;
-        await this.writeBatch(batch);
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  private async writeBatch(batch: Waiter[]): Promise<void> {
+  private async writeBatch(batch: QueuedAppend<LogAppend>[]): Promise<void> {
     const startSize = this.tree.size;
     try {
       const signer = await this.signerOf();
