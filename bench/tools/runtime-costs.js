@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // What the runtime itself charges a request, in local workerd (Miniflare), measured the way the bench
 // measures Valve: workerd's CPU time over a load run, divided by its requests. One tiny Worker, one
-// request shape per mode, so the differences are the price of one thing each:
-//   none       answer at once (the floor: Miniflare's entry worker, the HTTP server, the isolate);
+// request shape per mode, so the differences are the price of one thing each. Requests come in on a
+// socket of the Worker's own, as the bench serves Valve (bench/servers/valve.js), except in `entry`:
+//   entry      answer at once, through Miniflare's entry worker (what a Miniflare port adds);
+//   none       answer at once (the floor: the HTTP server, the isolate);
 //   rpc        one Durable Object RPC that does nothing;
 //   read       one RPC that reads SQLite;
 //   write      one RPC that inserts a row (one SQLite commit, held by the output gate until durable);
@@ -60,9 +62,11 @@ const mf = new Miniflare({
   durableObjectsPersist: join(dir, 'do'),
   host: '127.0.0.1',
   port: 0,
+  unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
 });
 try {
-  const url = await mf.ready;
+  const entryUrl = await mf.ready;
+  const url = await mf.unsafeGetDirectURL();
   const pid = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'workerd'])
     .toString()
     .trim()
@@ -74,10 +78,11 @@ try {
   /** @type {Record<string, number[]>} */
   const perMode = {};
   for (let round = 0; round < rounds; round++) {
-    for (const mode of ['none', 'rpc', 'read', 'write', 'write10', 'shared']) {
-      await autocannon({ url: `${url}?mode=${mode}`, connections: 16, duration: 1 });
+    for (const mode of ['entry', 'none', 'rpc', 'read', 'write', 'write10', 'shared']) {
+      const target = mode === 'entry' ? `${entryUrl}?mode=none` : `${url}?mode=${mode}`;
+      await autocannon({ url: target, connections: 16, duration: 1 });
       const before = cpuMs();
-      const result = await autocannon({ url: `${url}?mode=${mode}`, connections: 16, duration: seconds });
+      const result = await autocannon({ url: target, connections: 16, duration: seconds });
       const us = ((cpuMs() - before) / result.requests.total) * 1000;
       perMode[mode] = [...(perMode[mode] ?? []), us];
     }
