@@ -2,19 +2,19 @@
 // What local D1 (Miniflare's, in workerd) charges a batch and a row, measured as the bench measures
 // Valve: workerd's CPU time over a load run, divided by the batches. One tiny Worker writes one D1
 // batch per request, of the rows Valve writes behind its answers:
-//   none                 no batch (the floor: the entry worker, HTTP, the isolate);
+//   none                 no batch (the floor: HTTP and the isolate, on the Worker's own socket);
 //   usage-single:N       N usage rows, one INSERT each;
 //   usage-multi:N        N usage rows, 7 to an INSERT (D1's 100 bound parameters);
 //   receipt-random:N     N receipt rows keyed (tenant, random UUID), 20 to an INSERT;
 //   receipt-ordered:N    the same rows keyed by time-ordered ids;
 //   receipt-nojws:N      random ids without the ~900-byte JWS column.
 // Usage: node bench/tools/d1-costs.js [seconds per mode, default 4] [mode …]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Miniflare } from 'miniflare';
+import { cpuSeconds, descendantsNamed } from '../lib/processes.js';
 
 const seconds = Number(process.argv[2] ?? 4);
 const modes = process.argv.slice(3);
@@ -76,9 +76,12 @@ const mf = new Miniflare({
   d1Persist: join(dir, 'd1'),
   host: '127.0.0.1',
   port: 0,
+  unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
 });
 try {
-  const url = await mf.ready;
+  await mf.ready;
+  // The Worker's own socket, as the bench serves Valve: no entry worker in front.
+  const url = await mf.unsafeGetDirectURL();
   const db = await mf.getD1Database('DB');
   // The two tables as migrations/ shape them, with only the columns these rows fill.
   await db
@@ -92,14 +95,10 @@ try {
       'CREATE TABLE receipts (tenant TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL, claimed_at INTEGER NOT NULL, jws TEXT, PRIMARY KEY (tenant, id))',
     )
     .run();
-  const pid = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'workerd'])
-    .toString()
-    .trim()
-    .split('\n')[0];
-  const cpuMs = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  // The workerd that Miniflare started for this process.
+  const [pid] = descendantsNamed(process.pid, 'workerd');
+  if (pid === undefined) throw new Error('no workerd under this process');
+  const cpuMs = () => (cpuSeconds(pid) ?? Number.NaN) * 1000;
   console.log('| mode | workerd CPU per batch |');
   console.log('| --- | ---: |');
   for (const entry of modes) {

@@ -11,12 +11,12 @@
 //   write10    one RPC that inserts ten rows in one transaction (still one commit);
 //   shared     await a promise another request made and resolves (a cross-request resolution).
 // Usage: node bench/tools/runtime-costs.js [seconds per mode, default 5] [rounds, default 2]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Miniflare } from 'miniflare';
+import { cpuSeconds, descendantsNamed } from '../lib/processes.js';
 
 const seconds = Number(process.argv[2] ?? 5);
 const rounds = Number(process.argv[3] ?? 2);
@@ -67,14 +67,10 @@ const mf = new Miniflare({
 try {
   const entryUrl = await mf.ready;
   const url = await mf.unsafeGetDirectURL();
-  const pid = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'workerd'])
-    .toString()
-    .trim()
-    .split('\n')[0];
-  const cpuMs = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  // The workerd that Miniflare started for this process.
+  const [pid] = descendantsNamed(process.pid, 'workerd');
+  if (pid === undefined) throw new Error('no workerd under this process');
+  const cpuMs = () => (cpuSeconds(pid) ?? Number.NaN) * 1000;
   /** @type {Record<string, number[]>} */
   const perMode = {};
   for (let round = 0; round < rounds; round++) {
