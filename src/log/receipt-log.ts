@@ -107,14 +107,8 @@ export class ReceiptLog extends DurableObject<Env> {
     const pending = this.inFlight.get(key);
     if (pending !== undefined) return pending;
     const idx = this.onceIndexOf(leaf);
-    const latest = this.latest;
-    if (idx !== undefined && latest !== undefined) {
-      const path = this.tree.inclusionProof(idx, latest.size);
-      return Promise.resolve({
-        index: idx,
-        proof: formatTlogProof({ index: idx, path, checkpoint: latest.note }),
-      });
-    }
+    const proof = idx === undefined ? null : this.proofOf(idx);
+    if (idx !== undefined && proof !== null) return Promise.resolve({ index: idx, proof });
     const appended = this.queue.enqueue({ entry, once: leaf });
     this.inFlight.set(key, appended);
     const forget = () => this.inFlight.delete(key);
