@@ -9,7 +9,8 @@ import { type RowWrite, writeWithRetries } from './write-with-retries';
 // receiptId, health observations), batched per isolate: concurrent requests share one D1 batch (one
 // transaction) or one Durable Object call instead of one each.
 
-const windowMs = 25;
+/** How long a batch collects before it is written (ms). */
+export const WRITE_BEHIND_WINDOW_MS = 25;
 const rowBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<RowWrite>>>();
 const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthWrite>>>();
 
@@ -37,7 +38,7 @@ function rowBatcherOf(db: D1Database) {
   if (!batcher) {
     batcher = createBatcher<RowWrite>(
       (rows) => writeWithRetries(rows, () => db.batch(statementsOf(db, rows)).then(() => undefined)),
-      windowMs,
+      WRITE_BEHIND_WINDOW_MS,
     );
     rowBatchers.set(db, batcher);
   }
@@ -85,7 +86,7 @@ export function writeHealth(
     batcher = createBatcher<HealthWrite>(async (writes) => {
       const first = writes[0];
       if (first) await first.stub.record(writes.flatMap((w) => w.observations));
-    }, windowMs);
+    }, WRITE_BEHIND_WINDOW_MS);
     healthBatchers.set(namespace, batcher);
   }
   return batcher.add({ stub, observations });

@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { rowsPending } from '../background/write-behind';
+import { rowsPending, WRITE_BEHIND_WINDOW_MS } from '../background/write-behind';
 import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -11,11 +11,12 @@ import { completionsPending } from '../reason/receipt-hook';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { verifyBundle } from '../receipts/verify-bundle';
 import { findReceipt } from '../storage/receipts';
+import { stubByName } from '../storage/stub-by-name';
 
 // A tenant's stored receipts (metadata, JWS and proof; never content), and the public verifier.
 
-/** How often a receipt read looks again while its row is on its way (the write-behind window is 25 ms). */
-const rereadMs = 25;
+/** How often a receipt read looks again while its row is on its way: once per write-behind window. */
+const rereadMs = WRITE_BEHIND_WINDOW_MS;
 
 export const receiptRoutes = new Hono<AppEnv>()
   .post(
@@ -73,7 +74,7 @@ export const receiptRoutes = new Hono<AppEnv>()
     // row without a caller receiptId keeps none (the log holds what it would repeat).
     const origin = row.log_origin ?? logOriginOf(c.env);
     const proof =
-      row.log_index === null ? null : await c.env.RECEIPT_LOG.getByName(origin).proofOf(row.log_index);
+      row.log_index === null ? null : await stubByName(c.env.RECEIPT_LOG, origin).proofOf(row.log_index);
     if (proof === null && row.proof === null) {
       throw new Error(`the log ${origin} holds no entry ${row.log_index} for receipt ${id}`);
     }
