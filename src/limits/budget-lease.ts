@@ -42,8 +42,6 @@ interface Lease {
   inFlight: number;
   /** Admissions taken from the lease so far: an idle lease taken from since a check began is kept. */
   takes: number;
-  /** Set once the lease is given back (it left the isolate's map): its next settlement releases the rest. */
-  releaseWanted: boolean;
   /** Spent by finished requests, not yet settled in the object. */
   unsettledUsd: number;
   drawing: Promise<Reservation> | undefined;
@@ -116,7 +114,6 @@ export class BudgetLeases {
         availableUsd: 0,
         inFlight: 0,
         takes: 0,
-        releaseWanted: false,
         unsettledUsd: 0,
         drawing: undefined,
         ownDraws: 0,
@@ -196,8 +193,9 @@ export class BudgetLeases {
     io.background(async () => {
       try {
         while (lease.id !== null) {
-          // An idle lease asked back goes back whole, so other isolates can use it; a busy one is kept.
-          const releasing = lease.releaseWanted && this.idle(lease);
+          // A lease the isolate no longer holds (given back unused, or dropped because its cap changed)
+          // goes back whole once idle, so other isolates can use it; a held one is kept.
+          const releasing = this.leases.get(tenant) !== lease && this.idle(lease);
           if (lease.unsettledUsd <= 0 && !(releasing && lease.availableUsd > 0)) break;
           const id = lease.id;
           const spent = lease.unsettledUsd;
@@ -208,10 +206,7 @@ export class BudgetLeases {
             // Never drop spend: it goes back on the lease, which the next settlement carries.
             lease.unsettledUsd += spent;
             lease.availableUsd += release;
-            if (releasing && !this.leases.has(tenant)) {
-              this.leases.set(tenant, lease);
-              lease.releaseWanted = false;
-            }
+            if (releasing && !this.leases.has(tenant)) this.leases.set(tenant, lease);
             console.error(JSON.stringify({ event: 'budget.settlement_failed', tenant, spentUsd: spent }));
             break;
           }
@@ -235,7 +230,6 @@ export class BudgetLeases {
       await new Promise((resolve) => setTimeout(resolve, idleLeaseMs));
       if (lease.takes !== takes || !this.idle(lease) || lease.id === null) return;
       if (this.leases.get(tenant) === lease) this.leases.delete(tenant);
-      lease.releaseWanted = true;
       this.settleSoon(tenant, lease, io);
     });
   }
