@@ -121,9 +121,3 @@ export async function monthSpend(db: D1Database, tenant: string, now: number): P
     .first<{ spent: number }>();
   return row?.spent ?? 0;
 }
-
-/** Many records in one D1 batch (one transaction). */
-export async function insertUsageRecords(db: D1Database, records: UsageRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  await db.batch(usageInserts(db, records));
-}
