@@ -93,25 +93,22 @@ export class TenantBudget extends DurableObject<Env> {
     if (left <= 0 || left < minimumUsd) return { ok: false, capUsd, spentUsd, reservedUsd };
     const amountUsd = Math.min(wantedUsd, left);
     const sql = this.ctx.storage.sql;
-    const held =
+    // The asked id's reservation, if any: held this month (the lease grows), or of another month (a
+    // fresh id, so that month's figures stay its own).
+    const existing =
       leaseId === null
         ? undefined
-        : sql
-            .exec<{ id: string }>('SELECT id FROM reservations WHERE id = ? AND month = ?', leaseId, month)
-            .toArray()[0];
-    if (held) {
+        : sql.exec<{ month: string }>('SELECT month FROM reservations WHERE id = ?', leaseId).toArray()[0];
+    if (leaseId !== null && existing?.month === month) {
       sql.exec(
         'UPDATE reservations SET amount_usd = amount_usd + ?, created_at = ? WHERE id = ?',
         amountUsd,
         now,
-        held.id,
+        leaseId,
       );
-      return { ok: true, id: held.id, amountUsd, capped: true };
+      return { ok: true, id: leaseId, amountUsd, capped: true };
     }
-    const taken =
-      leaseId !== null &&
-      sql.exec<{ id: string }>('SELECT id FROM reservations WHERE id = ?', leaseId).toArray().length > 0;
-    const id = leaseId !== null && !taken ? leaseId : crypto.randomUUID();
+    const id = leaseId !== null && existing === undefined ? leaseId : crypto.randomUUID();
     sql.exec(
       'INSERT INTO reservations (id, month, amount_usd, created_at) VALUES (?, ?, ?, ?)',
       id,
