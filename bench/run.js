@@ -7,7 +7,8 @@
 //      receipts, the log, the rate limiter and usage on, for an uncapped and a capped tenant; its
 //      streaming first byte; the OpenAI-compatible door (/openai/v1/chat/completions); `npm start`'s own server;
 //   3. Portkey's open-source gateway (@portkey-ai/gateway) installed into a temp folder on demand.
-// Throughput: `wrk -t1 -c16` when wrk is there (installed with apt-get when root), else autocannon.
+// Throughput: `wrk -t1 -c16` when wrk is there (installed with apt-get when root), else autocannon, in
+// rounds that alternate the targets (three in a full run, two in a quick one), summed per target.
 // Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server process's
 // CPU time (/proc/<pid>/stat) over the throughput run, divided by its requests. Round trips: the
 // Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks and
@@ -22,7 +23,7 @@ import { join, relative, resolve } from 'node:path';
 import { buildBundle, startTargets } from './lib/bench-servers.js';
 import { latencyChart } from './lib/chart.js';
 import { goalRows } from './lib/goals.js';
-import { measureTtfb, runLoad } from './lib/load.js';
+import { measureTtfb, runLoad, sumRounds } from './lib/load.js';
 import { describeMachine, loadNow } from './lib/machine.js';
 import { runExtras, runMicro } from './lib/micro.js';
 import { runPaced } from './lib/paced.js';
@@ -47,8 +48,17 @@ const connections = Number(option('connections', '16'));
 // Relative to the project; an absolute path is taken as it is.
 const outDir = resolve(root, option('out', 'bench/results'));
 const plan = quick
-  ? { warmupS: 1, rateS: 4, maxS: 4, ttfbRequests: 60, ttfbS: 3, trips: 10, microTimeoutS: 40 }
-  : { warmupS: 3, rateS: 20, maxS: 15, ttfbRequests: 400, ttfbS: 15, trips: 50, microTimeoutS: 300 };
+  ? { warmupS: 1, rateS: 4, maxS: 4, maxRounds: 2, ttfbRequests: 60, ttfbS: 3, trips: 10, microTimeoutS: 40 }
+  : {
+      warmupS: 3,
+      rateS: 20,
+      maxS: 15,
+      maxRounds: 3,
+      ttfbRequests: 400,
+      ttfbS: 15,
+      trips: 50,
+      microTimeoutS: 300,
+    };
 const began = performance.now();
 /** @param {string} message */
 const say = (message) =>
@@ -185,30 +195,46 @@ async function main() {
 
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const fixed = {};
-  /** @type {Record<string, import('./lib/load.js').LoadResult>} */
-  const max = {};
-  /** @type {Record<string, number | null>} */
-  const cpuMsPerRequest = {};
   const fixedRateOf = new Set(['direct', 'valve', 'peer', 'door']);
   for (const [name, target] of Object.entries(targets)) {
     await runLoad(target, { connections: 8, durationS: plan.warmupS });
     if (fixedRateOf.has(name)) {
       fixed[name] = await runPaced(target, { connections, durationS: plan.rateS, rate });
+      const f = fixed[name];
+      say(`${name}: @${rate}/s p50 ${f.latencyMs.p50} p99 ${f.latencyMs.p99} ms`);
     }
-    const pids = serverPids[name] ?? [];
-    const cpuBefore = cpuOf(pids);
-    const result = wrk
-      ? runWrk(target, { connections, durationS: plan.maxS })
-      : await runLoad(target, { connections, durationS: plan.maxS, maxRequests: 500_000 });
-    const cpu = cpuOf(pids) - cpuBefore;
+  }
+
+  // Throughput in rounds, every target once a round and the order reversed each round, so that a
+  // host whose speed drifts within minutes (a shared VM's does, by up to 2× here) weighs on every
+  // target alike instead of on whichever ran in its slow minutes; each figure sums its rounds.
+  /** @type {Record<string, Array<{ result: import('./lib/load.js').LoadResult, cpuS: number }>>} */
+  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  const names = Object.keys(targets);
+  for (let round = 0; round < plan.maxRounds; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      const target = /** @type {import('./lib/load.js').Target} */ (targets[name]);
+      const pids = serverPids[name] ?? [];
+      const cpuBefore = cpuOf(pids);
+      const durationS = plan.maxS / plan.maxRounds;
+      const result = wrk
+        ? runWrk(target, { connections, durationS })
+        : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
+      rounds[name]?.push({ result, cpuS: pids.length > 0 ? cpuOf(pids) - cpuBefore : Number.NaN });
+    }
+  }
+  /** @type {Record<string, import('./lib/load.js').LoadResult>} */
+  const max = {};
+  /** @type {Record<string, number | null>} */
+  const cpuMsPerRequest = {};
+  for (const [name, runs] of Object.entries(rounds)) {
+    const result = sumRounds(runs.map((r) => r.result));
+    const cpu = runs.reduce((sum, r) => sum + r.cpuS, 0);
     max[name] = result;
     cpuMsPerRequest[name] =
-      pids.length > 0 && Number.isFinite(cpu) && result.requests > 0
-        ? Math.round((cpu / result.requests) * 1e5) / 100
-        : null;
-    const f = fixed[name];
+      Number.isFinite(cpu) && result.requests > 0 ? Math.round((cpu / result.requests) * 1e5) / 100 : null;
     say(
-      `${name}:${f ? ` @${rate}/s p50 ${f.latencyMs.p50} p99 ${f.latencyMs.p99} ms;` : ''} max ${result.rps}/s p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req (${result.non2xx} non-2xx, ${result.errors} errors)`,
+      `${name}: max ${result.rps}/s (rounds ${runs.map((r) => r.result.rps).join(', ')}) p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req (${result.non2xx} non-2xx, ${result.errors} errors)`,
     );
   }
 
@@ -282,6 +308,7 @@ async function main() {
       connections,
       fixedRateSeconds: plan.rateS,
       maxSeconds: plan.maxS,
+      maxRounds: plan.maxRounds,
       upstreamLatencyMs,
       loadGenerator,
       valveRuntime:

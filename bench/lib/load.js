@@ -65,6 +65,51 @@ export function runLoad(target, shape) {
 }
 
 /**
+ * One result of several runs of the same target: counts and durations summed (so req/s is every
+ * round's answers over every round's time), latency percentiles the median of the rounds' own (a
+ * run's histogram is not kept, only its percentiles), the mean weighted by requests, the max the
+ * largest. `rounds` keeps each run's req/s.
+ * @param {LoadResult[]} runs
+ * @returns {LoadResult & { rounds: number[] }}
+ */
+export function sumRounds(runs) {
+  if (runs.length === 0) throw new Error('sumRounds needs at least one run');
+  const total = (/** @type {(r: LoadResult) => number} */ of) => runs.reduce((sum, r) => sum + of(r), 0);
+  const median = (/** @type {(r: LoadResult) => number} */ of) => {
+    const sorted = runs.map(of).sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1
+      ? /** @type {number} */ (sorted[mid])
+      : /** @type {number} */ (sorted[mid - 1] + /** @type {number} */ (sorted[mid])) / 2;
+  };
+  const requests = total((r) => r.requests);
+  const ok = total((r) => r.ok);
+  const durationS = total((r) => r.durationS);
+  const first = /** @type {LoadResult} */ (runs[0]);
+  return {
+    requests,
+    rps: Math.round((ok / durationS) * 10) / 10,
+    ok,
+    non2xx: total((r) => r.non2xx),
+    errors: total((r) => r.errors),
+    timeouts: total((r) => r.timeouts),
+    durationS: Math.round(durationS * 100) / 100,
+    offeredRate: first.offeredRate,
+    connections: first.connections,
+    latencyMs: {
+      count: requests,
+      mean: Math.round((total((r) => r.latencyMs.mean * r.requests) / Math.max(1, requests)) * 1000) / 1000,
+      p50: median((r) => r.latencyMs.p50),
+      p90: median((r) => r.latencyMs.p90),
+      p99: median((r) => r.latencyMs.p99),
+      max: Math.max(...runs.map((r) => r.latencyMs.max)),
+      percentiles: {},
+    },
+    rounds: runs.map((r) => r.rps),
+  };
+}
+
+/**
  * Time to the first byte of the body of a streamed answer, one request after another on a kept-alive
  * connection, so that it measures the path and not a queue.
  * @param {Target} target

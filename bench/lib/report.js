@@ -19,7 +19,7 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  * @param {{
  *   date: string, command: string,
  *   machine: ReturnType<typeof import('./machine.js').describeMachine> & { loadAverageBefore: number[], loadAverageAfter: number[] },
- *   conditions: Record<string, unknown> & { offeredRate: number, connections: number, fixedRateSeconds: number, maxSeconds: number, upstreamLatencyMs: number, loadGenerator: string },
+ *   conditions: Record<string, unknown> & { offeredRate: number, connections: number, fixedRateSeconds: number, maxSeconds: number, maxRounds?: number, upstreamLatencyMs: number, loadGenerator: string },
  *   peer: Record<string, unknown>,
  *   goals: import('./goals.js').GoalRow[],
  *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
@@ -31,7 +31,7 @@ export function toMarkdown(r) {
   const m = r.machine;
   const c = r.conditions;
   const lines = [
-    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (paced open loop, one request every 1/rate s); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (paced open loop, one request every 1/rate s); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s${c.maxRounds ? ` in ${c.maxRounds} rounds, every target once a round, the order reversed each round` : ''} (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
     '',
     goalsMarkdown(r.goals),
     '',
