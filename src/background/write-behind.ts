@@ -9,8 +9,13 @@ import { type RowWrite, writeWithRetries } from './write-with-retries';
 // receiptId, health observations), batched per isolate: concurrent requests share one D1 batch (one
 // transaction) or one Durable Object call instead of one each.
 
-/** How long a batch collects before it is written (ms). */
-export const WRITE_BEHIND_WINDOW_MS = 25;
+/**
+ * How long a batch collects before it is written (ms). A D1 batch costs about 0.45 ms of CPU whatever
+ * it holds (bench/tools/d1-costs.js), so the window sets how often an isolate pays it: at 16
+ * connections, 100 ms instead of 25 took about 5% off the Worker's CPU per request (README, "Where the
+ * time goes"). The price is that a receipt row reaches D1 up to a tenth of a second after its answer.
+ */
+export const WRITE_BEHIND_WINDOW_MS = 100;
 const rowBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<RowWrite>>>();
 const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthWrite>>>();
 
