@@ -78,9 +78,9 @@ export function sumRounds(runs) {
   const median = (/** @type {(r: LoadResult) => number} */ of) => {
     const sorted = runs.map(of).sort((a, b) => a - b);
     const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1
-      ? /** @type {number} */ (sorted[mid])
-      : /** @type {number} */ (sorted[mid - 1] + /** @type {number} */ (sorted[mid])) / 2;
+    const low = /** @type {number} */ (sorted[sorted.length % 2 === 1 ? mid : mid - 1]);
+    const high = /** @type {number} */ (sorted[mid]);
+    return Math.round(((low + high) / 2) * 1000) / 1000;
   };
   const requests = total((r) => r.requests);
   const ok = total((r) => r.ok);

@@ -44,3 +44,10 @@ describe('sumRounds', () => {
     expect(() => sumRounds([])).toThrow(/at least one run/);
   });
 });
+
+describe('sumRounds percentiles', () => {
+  it('rounds the median of two rounds to the microsecond', () => {
+    const result = sumRounds([run(10, 10, 1, 60.881, 70), run(10, 10, 1, 60.8915, 70)]);
+    expect(result.latencyMs.p99).toBe(60.886);
+  });
+});
