@@ -12,7 +12,7 @@ import { ModelCallError } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
 import { overBudgetWarning } from './over-budget';
-import { deadlineError, raceDeadline, timerMs } from './race-deadline';
+import { attemptDeadline, deadlineError, raceDeadline, timerMs } from './race-deadline';
 import { reasonUsageOf } from './reason-usage-of';
 
 /** What one attempt is given: the planned model, its limits now, and a signal for the time left. */
@@ -160,10 +160,10 @@ export async function runAttempts<T>(
       }
       const began = deps.now();
       const attemptMs = deps.defaultAttemptMs ?? 300_000;
-      const deadline = AbortSignal.timeout(timerMs(Math.min(left.timeMs, attemptMs)));
-      // A failed attempt is aborted at once, so a silent or stalled upstream does not keep its socket.
-      const release = new AbortController();
-      const signal = AbortSignal.any([deadline, release.signal]);
+      // A failed attempt is aborted at once (released), so a silent or stalled upstream does not keep
+      // its socket; one that answered drops its timer.
+      const deadline = attemptDeadline(Math.min(left.timeMs, attemptMs));
+      const { signal } = deadline;
       const next = plan.attempts[index + 1];
       const reserveMs = next ? reserveForMs(next.speed, plan.needs, next.maxTokens) : 0;
       const idle = idleLimitOf({
@@ -183,9 +183,10 @@ export async function runAttempts<T>(
       try {
         const result = await raceDeadline(
           () => fn(input),
-          deadline,
+          signal,
           () => deadlineError(attempt),
         );
+        deadline.clear();
         const latencyMs = deps.now() - began;
         budget.spentUsd += result.costUsd;
         const over = overBudgetWarning({
@@ -236,7 +237,7 @@ export async function runAttempts<T>(
           warnings: over ? [over] : [],
         };
       } catch (thrown) {
-        release.abort();
+        deadline.release();
         if (!(thrown instanceof ModelCallError)) throw thrown;
         // Adapters know their wire format (`openai`), not the catalog's name for the provider.
         const error: ModelError = { ...thrown.modelError, provider: attempt.provider, model: attempt.model };
@@ -272,7 +273,7 @@ export async function runAttempts<T>(
         // A timeout the provider itself answered (408, 504, its own deadline error) carries a status.
         const valvesClock = error.kind === 'timeout' && error.status === undefined;
         const callersClock =
-          valvesClock && (deadline.aborted ? left.timeMs <= attemptMs : idle.bound !== 'stall');
+          valvesClock && (deadline.timedOut() ? left.timeMs <= attemptMs : idle.bound !== 'stall');
         if (!callersClock)
           deps.observe?.({
             provider: attempt.provider,
