@@ -19,6 +19,14 @@ export const leaseRequests = 4;
 /** How long a lease no request is using is kept before it goes back to the tenant's object. */
 export const idleLeaseMs = 250;
 
+/**
+ * How long a settlement collects what requests spent before it is sent. Each settlement is a call to
+ * the tenant's object and a commit there; sent as soon as the last one answered, a busy isolate sent
+ * one every few requests. The cap does not wait on it: until it lands, the spend is still covered by
+ * the lease's reservation, which no other isolate can use.
+ */
+export const settleWindowMs = 100;
+
 export interface BudgetLeaseIo {
   drawLease: (leaseId: string | null, wantedUsd: number, minimumUsd: number) => Promise<Reservation>;
   settleLease: (leaseId: string, spentUsd: number, releaseUsd: number) => Promise<void>;
@@ -52,6 +60,8 @@ interface Lease {
 
 export class BudgetLeases {
   private readonly leases = new Map<string, Lease>();
+
+  constructor(private readonly options: { settleWindowMs?: number } = {}) {}
 
   async admit(
     tenant: string,
@@ -190,23 +200,28 @@ export class BudgetLeases {
   private settleSoon(tenant: string, lease: Lease, io: BudgetLeaseIo): void {
     if (lease.settling || lease.id === null) return;
     lease.settling = true;
+    const windowMs = this.options.settleWindowMs ?? settleWindowMs;
+    // A lease the isolate no longer holds (given back unused, or dropped because its cap changed) goes
+    // back whole once idle, so other isolates can use it; a held one is kept.
+    const releasing = () => this.leases.get(tenant) !== lease && this.idle(lease);
+    const due = () => lease.unsettledUsd > 0 || (releasing() && lease.availableUsd > 0);
     io.background(async () => {
       try {
-        while (lease.id !== null) {
-          // A lease the isolate no longer holds (given back unused, or dropped because its cap changed)
-          // goes back whole once idle, so other isolates can use it; a held one is kept.
-          const releasing = this.leases.get(tenant) !== lease && this.idle(lease);
-          if (lease.unsettledUsd <= 0 && !(releasing && lease.availableUsd > 0)) break;
+        while (lease.id !== null && due()) {
+          // What requests spend in the window rides in this settlement.
+          if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs));
+          if (lease.id === null || !due()) break;
           const id = lease.id;
           const spent = lease.unsettledUsd;
-          const release = releasing ? Math.max(0, lease.availableUsd) : 0;
+          const giveBack = releasing();
+          const release = giveBack ? Math.max(0, lease.availableUsd) : 0;
           lease.unsettledUsd -= spent;
           lease.availableUsd -= release;
           if (!(await settleWithRetries(() => io.settleLease(id, spent, release)))) {
             // Never drop spend: it goes back on the lease, which the next settlement carries.
             lease.unsettledUsd += spent;
             lease.availableUsd += release;
-            if (releasing && !this.leases.has(tenant)) this.leases.set(tenant, lease);
+            if (giveBack && !this.leases.has(tenant)) this.leases.set(tenant, lease);
             console.error(JSON.stringify({ event: 'budget.settlement_failed', tenant, spentUsd: spent }));
             break;
           }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type BudgetLeaseIo, BudgetLeases, idleLeaseMs } from '../../src/limits/budget-lease';
+import { type BudgetLeaseIo, BudgetLeases, idleLeaseMs, settleWindowMs } from '../../src/limits/budget-lease';
 import type { Reservation } from '../../src/limits/tenant-budget';
 
 /** The tenant object's arithmetic (TenantBudget.drawLease / settleLease), with a settle the test may hold. */
@@ -140,6 +140,29 @@ describe('per-isolate budget leases', () => {
     expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
   });
 
+  it('settles what its requests spend within the settlement window in one call to the object', async () => {
+    vi.useFakeTimers();
+    try {
+      const tenant = tenantObject(1);
+      const io: BudgetLeaseIo = { ...tenant.io, background: (work) => void work() };
+      const leases = new BudgetLeases();
+      const admitted = await Promise.all(Array.from({ length: 5 }, () => leases.admit('t', 0.01, 0.01, io)));
+      for (const [i, outcome] of admitted.entries()) {
+        if (!outcome.ok || !outcome.capped) throw new Error('not admitted from a lease');
+        await outcome.admission.settle(0.001 * (i + 1));
+        await vi.advanceTimersByTimeAsync(settleWindowMs / 10);
+      }
+      // Within the window nothing has reached the object; the lease's reservation still covers it all.
+      expect(tenant.state.settles).toBe(0);
+      expect(tenant.reservedUsd()).toBeGreaterThanOrEqual(0.015);
+      await vi.advanceTimersByTimeAsync(settleWindowMs);
+      expect(tenant.state.spendSettles).toBe(1);
+      expect(tenant.state.spentUsd).toBeCloseTo(0.015, 12);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   describe('an idle lease', () => {
     afterEach(() => {
       vi.useRealTimers();
@@ -187,8 +210,11 @@ describe('per-isolate budget leases', () => {
       // The first request's check finds the lease used since, and keeps it.
       await vi.advanceTimersByTimeAsync(idleLeaseMs * 0.6);
       expect(tenant.reservedUsd()).toBeGreaterThan(0);
-      // The second request's own check gives it back: nothing is held, all spend is settled.
+      // The second request's own check gives it back, in a settlement after the window: nothing is
+      // held, all spend is settled.
       await vi.advanceTimersByTimeAsync(idleLeaseMs * 0.6);
+      expect(tenant.reservedUsd()).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(settleWindowMs);
       expect(tenant.reservedUsd()).toBeCloseTo(0, 12);
       expect(tenant.state.spentUsd).toBeCloseTo(0.003, 12);
       // The next request draws a new lease.
