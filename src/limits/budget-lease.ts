@@ -61,8 +61,6 @@ interface Lease {
 export class BudgetLeases {
   private readonly leases = new Map<string, Lease>();
 
-  constructor(private readonly options: { settleWindowMs?: number } = {}) {}
-
   async admit(
     tenant: string,
     wantedUsd: number,
@@ -200,7 +198,6 @@ export class BudgetLeases {
   private settleSoon(tenant: string, lease: Lease, io: BudgetLeaseIo): void {
     if (lease.settling || lease.id === null) return;
     lease.settling = true;
-    const windowMs = this.options.settleWindowMs ?? settleWindowMs;
     // A lease the isolate no longer holds (given back unused, or dropped because its cap changed) goes
     // back whole once idle, so other isolates can use it; a held one is kept.
     const releasing = () => this.leases.get(tenant) !== lease && this.idle(lease);
@@ -209,7 +206,7 @@ export class BudgetLeases {
       try {
         while (lease.id !== null && due()) {
           // What requests spend in the window rides in this settlement.
-          if (windowMs > 0) await new Promise((resolve) => setTimeout(resolve, windowMs));
+          await new Promise((resolve) => setTimeout(resolve, settleWindowMs));
           if (lease.id === null || !due()) break;
           const id = lease.id;
           const spent = lease.unsettledUsd;
