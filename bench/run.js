@@ -28,7 +28,7 @@ import { describeMachine, loadNow } from './lib/machine.js';
 import { runExtras, runMicro } from './lib/micro.js';
 import { runPaced } from './lib/paced.js';
 import { peerPackage } from './lib/peer.js';
-import { cpuSeconds, descendantsNamed, peakMemory } from './lib/processes.js';
+import { cpuSecondsOf, descendantsNamed, peakMemory } from './lib/processes.js';
 import { labels, toMarkdown } from './lib/report.js';
 import { countRoundTrips } from './lib/round-trips.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -190,8 +190,6 @@ async function main() {
   };
   serverPids.capped = serverPids.valve ?? [];
   serverPids.door = serverPids.valve ?? [];
-  const cpuOf = (/** @type {number[]} */ pids) =>
-    pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? Number.NaN), 0);
 
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const fixed = {};
@@ -215,12 +213,12 @@ async function main() {
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
       const target = /** @type {import('./lib/load.js').Target} */ (targets[name]);
       const pids = serverPids[name] ?? [];
-      const cpuBefore = cpuOf(pids);
+      const cpuBefore = cpuSecondsOf(pids);
       const durationS = plan.maxS / plan.maxRounds;
       const result = wrk
         ? runWrk(target, { connections, durationS })
         : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
-      rounds[name]?.push({ result, cpuS: pids.length > 0 ? cpuOf(pids) - cpuBefore : Number.NaN });
+      rounds[name]?.push({ result, cpuS: pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN });
     }
   }
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */

@@ -169,3 +169,12 @@ export function cpuSeconds(pid) {
     return null;
   }
 }
+
+/**
+ * The CPU seconds of several processes together (a server and its children); NaN when one of them
+ * cannot be read.
+ * @param {number[]} pids
+ */
+export function cpuSecondsOf(pids) {
+  return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? Number.NaN), 0);
+}

@@ -6,11 +6,10 @@
 // B/A. Run A/A once first (the same bundle twice) to see the noise and any bias of position, and run
 // A/B both ways round. Build a bundle with `npx wrangler deploy --dry-run --outdir DIR`.
 // Usage: node bench/tools/ab-bundles.js [rounds, default 6] [seconds, default 5] A=DIR B=DIR [--capped]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSeconds, descendantsNamed, startServer } from '../lib/processes.js';
+import { cpuSecondsOf, descendantsNamed, startServer } from '../lib/processes.js';
+import { percentile } from '../lib/stats.js';
+import { startWrk } from '../lib/wrk.js';
 
 const root = join(import.meta.dirname, '../..');
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--') && !a.includes('='));
@@ -23,7 +22,6 @@ if (specs.length !== 2 || !Number.isInteger(rounds) || rounds < 1 || !(seconds >
   process.exit(2);
 }
 
-const scripts = mkdtempSync(join(tmpdir(), 'valve-ab-'));
 const body = JSON.stringify({
   task: 'summarize',
   instructions: 'Summarize the ticket in one sentence.',
@@ -33,7 +31,7 @@ const body = JSON.stringify({
 const upstream = await startServer(process.execPath, [join(root, 'bench/servers/upstream.js')], {
   timeoutMs: 10_000,
 });
-/** @type {Array<{ name: string, server: import('../lib/processes.js').Server, workerd: number[], script: string, url: string, cpu: number[], rps: number[] }>} */
+/** @type {Array<{ name: string, server: import('../lib/processes.js').Server, workerd: number[], target: import('../lib/load.js').Target, cpu: number[], rps: number[] }>} */
 const targets = [];
 for (const spec of specs) {
   const [name = '', dir = ''] = spec.split('=');
@@ -43,68 +41,34 @@ for (const spec of specs) {
     { cwd: root, timeoutMs: 90_000 },
   );
   const key = String(capped ? server.info.cappedKey : server.info.key);
-  const script = join(scripts, `${targets.length}.lua`);
-  writeFileSync(
-    script,
-    `wrk.method = "POST"
-wrk.body = ${JSON.stringify(body)}
-wrk.headers["authorization"] = "Bearer ${key}"
-wrk.headers["content-type"] = "application/json"
-done = function(s) io.write(string.format("{\\"requests\\":%d,\\"status\\":%d}\\n", s.requests, s.errors.status)) end
-`,
-  );
-  const workerd = descendantsNamed(Number(server.child.pid), 'workerd');
-  targets.push({
-    name,
-    server,
-    workerd,
-    script,
+  const target = {
     url: `${String(server.info.url)}/v1/reason`,
-    cpu: [],
-    rps: [],
-  });
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  };
+  const workerd = descendantsNamed(Number(server.child.pid), 'workerd');
+  targets.push({ name, server, workerd, target, cpu: [], rps: [] });
 }
-
-/** @param {typeof targets[number]} target @param {number} durationS */
-function load(target, durationS) {
-  return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', ['-t1', '-c16', `-d${durationS}s`, '-s', target.script, target.url]);
-    let out = '';
-    wrk.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    wrk.on('error', reject);
-    wrk.on('exit', () => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return reject(new Error(`wrk printed no summary: ${out.slice(-300)}`));
-      resolve(/** @type {{ requests: number, status: number }} */ (JSON.parse(line)));
-    });
-  });
-}
-
-const cpuOf = (/** @type {number[]} */ pids) =>
-  pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? Number.NaN), 0);
 
 /** @param {number} durationS */
 async function round(durationS) {
-  const before = targets.map((t) => cpuOf(t.workerd));
-  const runs = /** @type {Array<{ requests: number, status: number }>} */ (
-    await Promise.all(targets.map((t) => load(t, durationS)))
-  );
+  const before = targets.map((t) => cpuSecondsOf(t.workerd));
+  const runs = await Promise.all(targets.map((t) => startWrk(t.target, { connections: 16, durationS })));
   return targets.map((t, i) => {
-    const run = /** @type {{ requests: number, status: number }} */ (runs[i]);
+    const run = /** @type {import('../lib/load.js').LoadResult} */ (runs[i]);
     return {
-      rps: run.requests / durationS,
-      failed: run.status,
-      cpuMs: ((cpuOf(t.workerd) - /** @type {number} */ (before[i])) * 1000) / run.requests,
+      rps: run.requests / run.durationS,
+      failed: run.non2xx + run.errors,
+      cpuMs: ((cpuSecondsOf(t.workerd) - /** @type {number} */ (before[i])) * 1000) / run.requests,
     };
   });
 }
 
-const median = (/** @type {number[]} */ values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return /** @type {number} */ (sorted[Math.floor(sorted.length / 2)]);
-};
+const median = (/** @type {number[]} */ values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 try {
   await round(2); // warm-up
@@ -137,5 +101,4 @@ try {
 } finally {
   for (const t of targets) await t.server.stop();
   await upstream.stop();
-  rmSync(scripts, { recursive: true, force: true });
 }
