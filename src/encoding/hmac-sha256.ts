@@ -1,4 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { compressBlock, SHA256_BLOCK, SHA256_IV, Sha256Stream, wipeSchedule } from './sha256-stream';
 
 // HMAC-SHA256 and SHA-256 (RFC 2104, FIPS 180-4), shaped for a request's work: a few dozen MACs of
@@ -28,7 +27,8 @@ const digest = new Uint8Array(32);
 /** The chaining state after one block: the key, zero-padded to the block, XORed with `byte`. */
 function paddedKeyState(key: Uint8Array, byte: number, into: Int32Array): Int32Array {
   pad.fill(0);
-  pad.set(key.length > SHA256_BLOCK ? sha256(key) : key);
+  // The stream is free here: a key's states are made before its MAC's stream is resumed.
+  pad.set(key.length > SHA256_BLOCK ? sha256Parts([key]) : key);
   for (let i = 0; i < SHA256_BLOCK; i++) pad[i] = (pad[i] as number) ^ byte;
   into.set(SHA256_IV);
   compressBlock(into, pad, 0);
