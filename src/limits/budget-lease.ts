@@ -205,8 +205,9 @@ export class BudgetLeases {
     io.background(async () => {
       try {
         while (lease.id !== null && due()) {
-          // What requests spend in the window rides in this settlement.
-          await new Promise((resolve) => setTimeout(resolve, settleWindowMs));
+          // What requests spend in the window rides in this settlement. A lease going back is idle and
+          // out of the isolate's map, so nothing more can come: it goes back at once.
+          if (!releasing()) await new Promise((resolve) => setTimeout(resolve, settleWindowMs));
           if (lease.id === null || !due()) break;
           const id = lease.id;
           const spent = lease.unsettledUsd;
