@@ -6,8 +6,9 @@ import { bytesToHex } from '../encoding/hex';
  * send version 8 ids (see `callerReceiptIdSchema`), so an id Valve generated can never be claimed by a
  * caller, even before its receipt row, written behind the answer, is stored. Ids drawn later sort
  * later, so each row lands at the end of D1's (tenant, id) index: with random ids every row dirtied a
- * page of its own, which made a row cost three to four times as much to write (bench/tools/d1-costs.js). The time it shows is the
- * receipt's own `iat`, which the receipt carries anyway.
+ * page of its own, which made a row cost three to four times as much to write
+ * (bench/tools/d1-costs.js). The time it shows is the receipt's own `iat`, which the receipt carries
+ * anyway.
  */
 export function generateReceiptId(nowMs: number = Date.now()): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
