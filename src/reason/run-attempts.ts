@@ -7,7 +7,7 @@ import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
-import { expectedSilenceMs, idleLimitOf, reserveForMs } from '../policy/stall-limit';
+import { expectedSilenceMs, type IdleLimit, idleLimitOf, reserveForMs } from '../policy/stall-limit';
 import { ModelCallError } from '../providers/model-error';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { decisionOf } from './decision-of';
@@ -25,8 +25,21 @@ export interface AttemptInput {
   timeLeftMs: number;
   /** What the next planned model needs to be worth starting (0 when none follows): see policy/stall-limit. */
   reserveMs: number;
-  /** The attempt's idle limit (policy/stall-limit), undefined when its silence is never cut short. */
+  /**
+   * The attempt's idle limit (policy/stall-limit), undefined when nothing but the attempt's own
+   * deadline cuts its silence short.
+   */
   idleTimeoutMs: number | undefined;
+}
+
+/**
+ * The idle limit the adapter arms, or undefined when it could never fire first: an idle limit bound
+ * by the caller's deadline is the time left, and the attempt's own timer (at most the time left) goes
+ * off first or at the same time. Two timers a call fewer (headers, then body) for every attempt with
+ * no fallback after it.
+ */
+export function idleTimerMs(idle: IdleLimit): number | undefined {
+  return idle.bound === 'deadline' ? undefined : idle.ms;
 }
 
 /** What a successful attempt gives back: its value, and the usage it was billed for. */
@@ -178,7 +191,7 @@ export async function runAttempts<T>(
         retry,
         timeLeftMs: left.timeMs,
         reserveMs,
-        idleTimeoutMs: idle.ms,
+        idleTimeoutMs: idleTimerMs(idle),
       };
       try {
         const result = await raceDeadline(

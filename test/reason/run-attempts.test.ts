@@ -147,6 +147,57 @@ describe('runAttempts follows the error table', () => {
   });
 });
 
+describe('runAttempts arms an idle timer only where it can go off before the deadline', () => {
+  async function idleLimits(catalogUsed: Catalog, maxLatencyMs: number) {
+    const policy = { maxLatencyMs };
+    const plan = planRequest({
+      policy,
+      needs,
+      catalog: catalogUsed,
+      notConfigured: () => undefined,
+      left: { costUsd: Number.POSITIVE_INFINITY, timeMs: maxLatencyMs },
+    });
+    const seen: { model: string; idle: number | undefined }[] = [];
+    await runAttempts(
+      plan,
+      createBudget(policy, 0),
+      async (input) => {
+        seen.push({ model: input.attempt.model, idle: input.idleTimeoutMs });
+        if (input.attempt.model === 'a')
+          throw modelFailure({ kind: 'timeout', message: 'silent', dispatch: 'sent' });
+        return { value: input.attempt.model, usage: { input_tokens: 10, output_tokens: 5 }, costUsd: 0.001 };
+      },
+      { now: () => 0, sleep: async () => undefined, random: () => 0.5 },
+    );
+    return seen;
+  }
+
+  it('gives a model with a fallback after it its stall limit, and the last model none of its own', async () => {
+    const pair = catalogOf(
+      [
+        simModel('a', { provider: 'p', quality: 90, contextTokens: 200_000 }),
+        simModel('b', { provider: 'p', quality: 80, contextTokens: 200_000 }),
+      ],
+      [{ id: 'p', kind: 'sim' }],
+    );
+    const seen = await idleLimits(pair, 60_000);
+    expect(seen.map((s) => s.model)).toEqual(['a', 'b']);
+    expect(seen[0]?.model).toBe('a');
+    expect(seen[0]?.idle).toBeGreaterThan(0);
+    expect(seen[0]?.idle).toBeLessThan(60_000);
+    // The last model's silence is cut by the caller's deadline alone: the attempt's own timer.
+    expect(seen.at(-1)?.idle).toBeUndefined();
+  });
+
+  it('arms none for a lone model, whose idle limit would be the time left', async () => {
+    const lone = catalogOf(
+      [simModel('b', { provider: 'p', quality: 80, contextTokens: 200_000 })],
+      [{ id: 'p', kind: 'sim' }],
+    );
+    expect(await idleLimits(lone, 60_000)).toEqual([{ model: 'b', idle: undefined }]);
+  });
+});
+
 describe('runAttempts moves shared health only for the model’s own faults', () => {
   async function observed(policy: { maxLatencyMs?: number }, status?: number) {
     const plan = planRequest({
@@ -174,7 +225,9 @@ describe('runAttempts moves shared health only for the model’s own faults', ()
         observe: (o) => observations.push({ model: o.model, ok: o.ok }),
       },
     );
-    expect(idle[0]).toBeDefined();
+    // With time to spare the first model's stall limit is armed; with 700 ms left its idle limit is
+    // the deadline itself, which the attempt's own timer keeps.
+    expect(idle[0] === undefined).toBe(policy.maxLatencyMs !== undefined);
     return observations;
   }
 
@@ -186,7 +239,7 @@ describe('runAttempts moves shared health only for the model’s own faults', ()
   });
 
   it('does not count a timeout that the caller’s tight deadline set', async () => {
-    // 700 ms left: the idle limit is the room the fallback needs, less than the stall limit proper.
+    // 700 ms left: the idle limit is the deadline, under both the stall limit and the fallback's room.
     expect(await observed({ maxLatencyMs: 700 })).toEqual([{ model: 'b', ok: true }]);
   });
 
