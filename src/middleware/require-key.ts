@@ -20,7 +20,7 @@ export function requireKey(scope?: Scope) {
         headers: { 'WWW-Authenticate': 'Bearer realm="valve"' },
       });
     }
-    const keyHash = await sha256Hex(key);
+    const keyHash = sha256Hex(key);
     const now = Date.now();
     let row = cachedApiKey(keyHash, now);
     if (row === undefined) {

@@ -1,11 +1,15 @@
 import { bytesToHex } from '../encoding/hex';
+import { sha256Parts } from '../encoding/hmac-sha256';
+import { utf8 } from '../encoding/utf8';
 
 const encoder = new TextEncoder();
 
-/** Lowercase hex SHA-256 of a secret, the only form in which API keys are stored. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
-  return bytesToHex(new Uint8Array(digest));
+/**
+ * Lowercase hex SHA-256 of a secret, the only form in which API keys are stored. Synchronous, on the
+ * module's own SHA-256: every request hashes its key, and WebCrypto's digest is a promise to await.
+ */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256Parts([utf8(text)]));
 }
 
 /** Constant-time equality of two secrets (compared as SHA-256 digests, so lengths never leak). */

@@ -20,7 +20,7 @@ export const adminKeyRoutes = new Hono<AppEnv>()
     await insertApiKey(c.env.DB, {
       id,
       tenant: body.tenant,
-      keyHash: await sha256Hex(key),
+      keyHash: sha256Hex(key),
       scopes: keyScopes,
       createdAt: Date.now(),
       rateLimitPerMinute: body.rateLimitPerMinute ?? null,
