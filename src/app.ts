@@ -80,19 +80,19 @@ app.notFound((c) => {
     'request.not_found',
     `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`,
   );
-  return c.json({ error: error.toErrorObject(c.var.requestId) }, 404);
+  return c.json({ error: error.toErrorObject(c.get('requestId')) }, 404);
 });
 
 app.onError((thrown, c) => {
   if (new URL(c.req.url).pathname.startsWith('/openai/')) return openaiErrorResponse(thrown, c);
   const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toApiError(thrown);
-  const requestIdValue = c.var.requestId ?? crypto.randomUUID();
+  const requestIdValue = c.get('requestId') ?? crypto.randomUUID();
   if (error.status >= 500) {
     console.error(
       JSON.stringify({
         level: 'error',
         requestId: requestIdValue,
-        correlationId: c.var.correlationId,
+        correlationId: c.get('correlationId'),
         code: error.code,
         cause: describeCause(error.cause ?? thrown),
       }),

@@ -24,14 +24,14 @@ function keepAlive(c: Context<AppEnv>, work: () => Promise<unknown>): void {
 
 /** Per-key requests-per-minute limit (after requireKey): over it, 429 `limit.rate_limited` with Retry-After. */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const caller = c.var.caller;
+  const caller = c.get('caller');
   const perMinute =
     caller.rateLimitPerMinute ?? (Number(c.env.DEFAULT_RATE_LIMIT_PER_MINUTE) || fallbackPerMinute);
   const result = await tokenLeases.take(caller.keyId, perMinute, {
     draw: (limit, want) => stubByName(c.env.RATE_LIMITER, caller.keyId).lease(limit, want),
     background: (work) => keepAlive(c, work),
     // A refill behind the answer is not a round trip the answer waits on; a draw it awaits is.
-    wait: (work) => c.var.trips.time('do:rate-limit', work),
+    wait: (work) => c.get('trips').time('do:rate-limit', work),
   });
   c.header('RateLimit-Limit', String(perMinute));
   c.header('RateLimit-Remaining', String(result.remaining));

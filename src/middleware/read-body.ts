@@ -45,11 +45,14 @@ async function readAll(body: ReadableStream<Uint8Array>, timeoutMs: number): Pro
   return bytes;
 }
 
+// One decoder for every body: a call without `stream` keeps no state between calls.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 /** JSON text from bytes: 400 naming the first byte that is not UTF-8, never a silent U+FFFD. */
 export function decodeJsonText(bytes: Uint8Array): string {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     const offset = firstInvalidUtf8(bytes);
     throw new ApiError('request.malformed_json', `The body is not valid UTF-8 (byte offset ${offset}).`, {

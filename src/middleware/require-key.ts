@@ -25,7 +25,7 @@ export function requireKey(scope?: Scope) {
     let row = cachedApiKey(keyHash, now);
     if (row === undefined) {
       // Only known keys are cached: unknown ones are looked up each time, so a new key works at once.
-      row = await findApiKeyByHash(countedD1(c.env.DB, c.var.trips, 'd1:api-key'), keyHash);
+      row = await findApiKeyByHash(countedD1(c.env.DB, c.get('trips'), 'd1:api-key'), keyHash);
       if (row) cacheApiKey(keyHash, row, now);
     }
     if (!row) {

@@ -41,7 +41,7 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
         tools: request.tools,
         allowTaintedDestructive: allow,
         createdSec,
-        requestId: c.var.requestId,
+        requestId: c.get('requestId'),
       });
       return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
     }

@@ -81,7 +81,7 @@ export function doorHeaders(
   replayed: boolean,
 ): Record<string, string> {
   return {
-    'X-Request-Id': c.var.requestId,
+    'X-Request-Id': c.get('requestId'),
     ...(replayed ? { 'Idempotent-Replayed': 'true' } : undefined),
     'X-Valve-Receipt-Id': receiptId,
   };

@@ -62,7 +62,7 @@ export const openaiRoutes = new Hono<AppEnv>()
           tools: request.tools,
           allowTaintedDestructive: allow,
           createdSec,
-          requestId: c.var.requestId,
+          requestId: c.get('requestId'),
         });
         return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
       }
@@ -104,7 +104,7 @@ export function openaiErrorResponse(thrown: unknown, c: Context<AppEnv>): Respon
         ? new ApiError('request.too_large', 'The body is over the size limit.')
         : new ApiError('request.malformed_json', 'The body is not valid JSON.')
       : toApiError(thrown);
-  const requestId = c.var.requestId ?? crypto.randomUUID();
+  const requestId = c.get('requestId') ?? crypto.randomUUID();
   if (error.status >= 500)
     console.error(
       JSON.stringify({ level: 'error', requestId, code: error.code, cause: String(error.cause ?? thrown) }),

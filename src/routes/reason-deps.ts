@@ -33,7 +33,7 @@ export async function reasonContextOf(
 ): Promise<ReasonContext> {
   const env = c.env as unknown as Record<string, unknown>;
   const catalog = loadCatalog(c.env.VALVE_CATALOG);
-  const trips = c.var.trips;
+  const trips = c.get('trips');
   const health = healthStubOf(c.env);
   // Reads the answer waits on are counted; the writes behind it use the plain stub.
   const awaitedHealth = countedStub(health, trips, 'do:health');
@@ -43,7 +43,7 @@ export async function reasonContextOf(
     catalog,
     issueReceipt: receiptHookFor(
       c.env,
-      c.var.caller.tenant,
+      c.get('caller').tenant,
       { trips, background: (work) => runInBackground(c, work) },
       claim,
     ),
@@ -54,7 +54,7 @@ export async function reasonContextOf(
     now: () => performance.now(),
     startedAt,
     randomHex,
-    admit: admitToBudget(c.env, c.var.caller.tenant, trips, (work) => runInBackground(c, work)),
+    admit: admitToBudget(c.env, c.get('caller').tenant, trips, (work) => runInBackground(c, work)),
     health: view,
     claimProbe: async (attempt) => {
       try {
@@ -85,15 +85,17 @@ export async function reasonContextOf(
 
 /** Everything POST /v1/reason needs in this Worker: the caller, D1 claims and usage, the receipt hook. */
 export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
-  const startedAt = c.var.arrivedAt ?? performance.now();
-  const { caller, requestId } = c.var;
-  const logOf = (origin: string) => countedStub(stubByName(c.env.RECEIPT_LOG, origin), c.var.trips, 'do:log');
+  const startedAt = c.get('arrivedAt') ?? performance.now();
+  const caller = c.get('caller');
+  const requestId = c.get('requestId');
+  const logOf = (origin: string) =>
+    countedStub(stubByName(c.env.RECEIPT_LOG, origin), c.get('trips'), 'do:log');
   return {
     caller,
     requestId,
     arrivedAt: Date.now(),
     claims: {
-      db: countedD1(c.env.DB, c.var.trips, 'd1:claim'),
+      db: countedD1(c.env.DB, c.get('trips'), 'd1:claim'),
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       waitMs: 30_000,

@@ -30,7 +30,7 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     const replayed = served.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
     return new Response(streamBody(served.events, framing, served.abort), {
       status: 200,
-      headers: { ...replayed, 'X-Request-Id': c.var.requestId, ...streamHeaders(framing) },
+      headers: { ...replayed, 'X-Request-Id': c.get('requestId'), ...streamHeaders(framing) },
     });
   },
   async (c) => {
@@ -42,6 +42,9 @@ export const reasonRoutes = new Hono<AppEnv>().post(
     }
     const served = await serveAnswer(c.req.valid('json'), serveDepsOf(c));
     if (!served.replayed) return c.json(served.response);
-    return c.json(served.response, 200, { 'Idempotent-Replayed': 'true', 'X-Request-Id': c.var.requestId });
+    return c.json(served.response, 200, {
+      'Idempotent-Replayed': 'true',
+      'X-Request-Id': c.get('requestId'),
+    });
   },
 );

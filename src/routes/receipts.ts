@@ -50,7 +50,7 @@ export const receiptRoutes = new Hono<AppEnv>()
   )
   .get('/receipts/:receiptId', requireKey('receipts:read'), async (c) => {
     const id = c.req.param('receiptId');
-    const find = () => findReceipt(c.env.DB, c.var.caller.tenant, id);
+    const find = () => findReceipt(c.env.DB, c.get('caller').tenant, id);
     let row = await find();
     // A receipt's row (without a caller receiptId) or its claim's completion (with one) may still be on
     // its way behind an answer of this isolate: read again on this request's own timer while it is, for

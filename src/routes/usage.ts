@@ -34,7 +34,7 @@ export const usageRoutes = new Hono<AppEnv>().get(
         details: { issues: [{ path: '/from', code: 'range', message: 'after `to`' }] },
       });
     const groupBy = [...new Set((query.groupBy ?? 'model,day').split(','))] as UsageGroup[];
-    const rows = await aggregateUsage(c.env.DB, { tenant: c.var.caller.tenant, fromMs, toMs, groupBy });
+    const rows = await aggregateUsage(c.env.DB, { tenant: c.get('caller').tenant, fromMs, toMs, groupBy });
     const totals = rows.reduce(
       (sum, row) => ({
         requests: sum.requests + row.requests,
@@ -45,6 +45,6 @@ export const usageRoutes = new Hono<AppEnv>().get(
       }),
       { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     );
-    return c.json({ tenant: c.var.caller.tenant, from, to, groupBy, rows, totals });
+    return c.json({ tenant: c.get('caller').tenant, from, to, groupBy, rows, totals });
   },
 );

@@ -64,6 +64,18 @@ describe('POST /v1/reason with a hostile body', () => {
     expect(body.error.details).toEqual({ byteOffset: prefix.length });
   });
 
+  it('decodes each body afresh: a body cut inside a character leaves nothing behind for the next', async () => {
+    const { key } = await createKey();
+    // Ends inside the three bytes of "€": a decoder that kept state would join them to the next body.
+    const cut = await post(key, bytesOf('{"task":"', [0xe2, 0x82]));
+    expect(cut.status).toBe(400);
+    const next = await post(key, bytesOf([0xac], '"}'));
+    expect(next.status).toBe(400);
+    expect(((await next.json()) as { error: { details: unknown } }).error.details).toEqual({ byteOffset: 0 });
+    const whole = await post(key, bytesOf('{"task":"summarize","instructions":"€ ok"}'));
+    expect(whole.status).not.toBe(400);
+  });
+
   it('rejects context content nested past the limit with a 400 naming the limit, and accepts the limit', async () => {
     const { key } = await createKey();
     const body = (depth: number) =>
