@@ -79,7 +79,7 @@ export function rowsPending(db: D1Database): boolean {
 /**
  * Observations that cannot move a circuit, batched per health namespace; the ones that can are written
  * at once by the caller (recordHealth), so the next request plans with the new circuit. Each batch is
- * written through the stub of a request in it: a stub belongs to the request that made it.
+ * written through the stub of the request that writes it: a stub belongs to the request that made it.
  */
 export function writeHealth(
   namespace: object,
@@ -88,9 +88,9 @@ export function writeHealth(
 ): Promise<void> | undefined {
   let batcher = healthBatchers.get(namespace);
   if (!batcher) {
-    batcher = createBatcher<HealthWrite>(async (writes) => {
-      const first = writes[0];
-      if (first) await first.stub.record(writes.flatMap((w) => w.observations));
+    // Through the stub of the request that writes the batch (the opener, or the one that filled it).
+    batcher = createBatcher<HealthWrite>(async (writes, writer) => {
+      await writer.stub.record(writes.flatMap((w) => w.observations));
     }, WRITE_BEHIND_WINDOW_MS);
     healthBatchers.set(namespace, batcher);
   }

@@ -20,19 +20,53 @@ describe('createBatcher', () => {
     expect(writes).toEqual([[1, 2, 3], [4]]);
   });
 
-  it('writes at once when the batch is full', async () => {
+  it('writes a full batch at once, from the add that filled it (its item names the writer), which gets the write', async () => {
     const writes: number[][] = [];
+    const writers: number[] = [];
     const batcher = createBatcher<number>(
-      async (items) => {
+      async (items, writer) => {
         writes.push([...items]);
+        writers.push(writer);
       },
-      60_000,
+      300,
       2,
     );
     const opened = batcher.add(1);
-    batcher.add(2);
+    const filled = batcher.add(2);
+    expect(filled).toBeInstanceOf(Promise);
+    await filled;
+    expect(writes).toEqual([[1, 2]]);
+    // Written with the filler's I/O: the opener's request cannot settle, or do, anything for it.
+    expect(writers).toEqual([2]);
+    // The opener's promise settles when its window ends, in its own request, with no second write.
     await opened;
     expect(writes).toEqual([[1, 2]]);
+    expect(batcher.pending()).toBe(false);
+  });
+
+  it('writes a batch its opener filled at once, the opener its writer', async () => {
+    const writers: number[] = [];
+    const batcher = createBatcher<number>(
+      async (_items, writer) => {
+        writers.push(writer);
+      },
+      60_000,
+      1,
+    );
+    await batcher.add(7);
+    expect(writers).toEqual([7]);
+    expect(batcher.pending()).toBe(false);
+  });
+
+  it('writes a batch whose window ended from its opener', async () => {
+    const writers: number[] = [];
+    const batcher = createBatcher<number>(async (_items, writer) => {
+      writers.push(writer);
+    }, 10);
+    const opened = batcher.add(1);
+    batcher.add(2);
+    await opened;
+    expect(writers).toEqual([1]);
   });
 
   it('written() waits for every batch not yet written, whoever opened it', async () => {
