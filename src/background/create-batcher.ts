@@ -63,24 +63,32 @@ export function createBatcher<T>(
     add(item: T): Promise<void> | undefined {
       let opened: Batch | undefined;
       if (!pending) {
-        const batch = { items: [] as T[], taken: false } as Batch;
+        let resolve: () => void = () => undefined;
+        let reject: (error: unknown) => void = () => undefined;
+        const done = new Promise<void>((settle, fail) => {
+          resolve = settle;
+          reject = fail;
+        });
         // The opener's timer runs in the opener's request, which writes the batch unless the request
         // that filled it did; either way the opener's promise settles here, in its own request (a
         // promise one request waits on cannot be settled by another).
-        batch.done = new Promise<void>((resolve, reject) => {
-          batch.resolve = resolve;
-          batch.reject = reject;
-        });
-        batch.timer = setTimeout(() => {
-          if (pending === batch) pending = undefined;
-          if (batch.taken) batch.resolve();
-          else writeFrom(batch.items, item).then(batch.resolve, batch.reject);
-        }, windowMs);
-        track(batch.done);
+        const batch: Batch = {
+          items: [],
+          done,
+          resolve,
+          reject,
+          taken: false,
+          timer: setTimeout(() => {
+            if (pending === batch) pending = undefined;
+            if (batch.taken) resolve();
+            else writeFrom(batch.items, item).then(resolve, reject);
+          }, windowMs),
+        };
+        track(done);
         pending = batch;
         opened = batch;
       }
-      const batch = pending as Batch;
+      const batch = pending;
       batch.items.push(item);
       if (batch.items.length < maxItems) return opened?.done;
       // Full: this request writes it now, with its own I/O.

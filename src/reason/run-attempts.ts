@@ -38,7 +38,7 @@ export interface AttemptInput {
  * off first or at the same time. Two timers a call fewer (headers, then body) for every attempt with
  * no fallback after it.
  */
-export function idleTimerMs(idle: IdleLimit): number | undefined {
+function idleTimerMs(idle: IdleLimit): number | undefined {
   return idle.bound === 'deadline' ? undefined : idle.ms;
 }
 
