@@ -16,6 +16,14 @@ import { type RowWrite, writeWithRetries } from './write-with-retries';
  * time goes"). The price is that a receipt row reaches D1 up to a tenth of a second after its answer.
  */
 export const WRITE_BEHIND_WINDOW_MS = 100;
+
+/**
+ * How long a batch of health observations collects (ms). These are the observations that cannot move
+ * a circuit (the ones that can are written at once), so another isolate sees them a second late at
+ * worst, and the health object commits once a second per isolate instead of ten times: each commit is
+ * a disk sync, and locally, where one thread runs the objects too, the thread waits for each one.
+ */
+export const HEALTH_WINDOW_MS = 1000;
 const rowBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<RowWrite>>>();
 const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthWrite>>>();
 
@@ -91,7 +99,7 @@ export function writeHealth(
     // Through the stub of the request that writes the batch (the opener, or the one that filled it).
     batcher = createBatcher<HealthWrite>(async (writes, writer) => {
       await writer.stub.record(writes.flatMap((w) => w.observations));
-    }, WRITE_BEHIND_WINDOW_MS);
+    }, HEALTH_WINDOW_MS);
     healthBatchers.set(namespace, batcher);
   }
   return batcher.add({ stub, observations });
