@@ -31,6 +31,7 @@ import { peerPackage } from './lib/peer.js';
 import { cpuSecondsOf, descendantsNamed, peakMemory } from './lib/processes.js';
 import { labels, toMarkdown } from './lib/report.js';
 import { countRoundTrips } from './lib/round-trips.js';
+import { sampleThreadStates, threadShares } from './lib/thread-states.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const root = join(import.meta.dirname, '..');
@@ -206,7 +207,8 @@ async function main() {
   // Throughput in rounds, every target once a round and the order reversed each round, so that a
   // host whose speed drifts within minutes (a shared VM's does, by up to 2× here) weighs on every
   // target alike instead of on whichever ran in its slow minutes; each figure sums its rounds.
-  /** @type {Record<string, Array<{ result: import('./lib/load.js').LoadResult, cpuS: number }>>} */
+  // The main thread of each single-process server is sampled meanwhile (running, disk wait, idle).
+  /** @type {Record<string, Array<{ result: import('./lib/load.js').LoadResult, cpuS: number, states: import('./lib/thread-states.js').ThreadStates | null }>>} */
   const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   const names = Object.keys(targets);
   for (let round = 0; round < plan.maxRounds; round++) {
@@ -215,24 +217,32 @@ async function main() {
       const pids = serverPids[name] ?? [];
       const cpuBefore = cpuSecondsOf(pids);
       const durationS = plan.maxS / plan.maxRounds;
+      // The sampler's Node starts in about 0.1 s; it stops before the load does, so no idle tail counts.
+      const sampling =
+        pids.length === 1 ? sampleThreadStates(Number(pids[0]), Math.max(0.5, durationS - 0.3)) : null;
       const result = wrk
         ? runWrk(target, { connections, durationS })
         : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
-      rounds[name]?.push({ result, cpuS: pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN });
+      const cpuS = pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN;
+      rounds[name]?.push({ result, cpuS, states: sampling ? await sampling : null });
     }
   }
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const max = {};
   /** @type {Record<string, number | null>} */
   const cpuMsPerRequest = {};
+  /** @type {Record<string, ReturnType<typeof threadShares>>} */
+  const mainThread = {};
   for (const [name, runs] of Object.entries(rounds)) {
     const result = sumRounds(runs.map((r) => r.result));
     const cpu = runs.reduce((sum, r) => sum + r.cpuS, 0);
     max[name] = result;
     cpuMsPerRequest[name] =
       Number.isFinite(cpu) && result.requests > 0 ? Math.round((cpu / result.requests) * 1e5) / 100 : null;
+    mainThread[name] = threadShares(runs.flatMap((r) => (r.states ? [r.states] : [])));
+    const thread = mainThread[name];
     say(
-      `${name}: max ${result.rps}/s (rounds ${runs.map((r) => r.result.rps).join(', ')}) p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req (${result.non2xx} non-2xx, ${result.errors} errors)`,
+      `${name}: max ${result.rps}/s (rounds ${runs.map((r) => r.result.rps).join(', ')}) p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req${thread ? `, main thread ${thread.running}% running, ${thread.disk}% disk wait, ${thread.idle}% idle` : ''} (${result.non2xx} non-2xx, ${result.errors} errors)`,
     );
   }
 
@@ -323,6 +333,7 @@ async function main() {
           fixedRate: fixed[name],
           max: max[name],
           cpuMsPerRequest: cpuMsPerRequest[name] ?? null,
+          mainThread: mainThread[name] ?? null,
           peakRssMiB: memory[name] ? Math.round((memory[name] / 1024) * 10) / 10 : null,
           ttfb: ttfb[name] ?? null,
         },
