@@ -28,7 +28,7 @@ import { describeMachine, loadNow } from './lib/machine.js';
 import { runExtras, runMicro } from './lib/micro.js';
 import { runPaced } from './lib/paced.js';
 import { peerPackage } from './lib/peer.js';
-import { cpuSecondsOf, descendantsNamed, peakMemory } from './lib/processes.js';
+import { cpuSecondsOf, descendantsNamed, peakMemory, writeBytesOf } from './lib/processes.js';
 import { labels, toMarkdown } from './lib/report.js';
 import { countRoundTrips } from './lib/round-trips.js';
 import { sampleThreadStates, threadShares } from './lib/thread-states.js';
@@ -208,7 +208,7 @@ async function main() {
   // host whose speed drifts within minutes (a shared VM's does, by up to 2× here) weighs on every
   // target alike instead of on whichever ran in its slow minutes; each figure sums its rounds.
   // The main thread of each single-process server is sampled meanwhile (running, disk wait, idle).
-  /** @type {Record<string, Array<{ result: import('./lib/load.js').LoadResult, cpuS: number, states: import('./lib/thread-states.js').ThreadStates | null }>>} */
+  /** @type {Record<string, Array<{ result: import('./lib/load.js').LoadResult, cpuS: number, written: number, states: import('./lib/thread-states.js').ThreadStates | null }>>} */
   const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   const names = Object.keys(targets);
   for (let round = 0; round < plan.maxRounds; round++) {
@@ -216,6 +216,7 @@ async function main() {
       const target = /** @type {import('./lib/load.js').Target} */ (targets[name]);
       const pids = serverPids[name] ?? [];
       const cpuBefore = cpuSecondsOf(pids);
+      const writtenBefore = writeBytesOf(pids);
       const durationS = plan.maxS / plan.maxRounds;
       // The sampler's Node starts in about 0.1 s; it stops before the load does, so no idle tail counts.
       const sampling =
@@ -224,7 +225,8 @@ async function main() {
         ? runWrk(target, { connections, durationS })
         : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
       const cpuS = pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN;
-      rounds[name]?.push({ result, cpuS, states: sampling ? await sampling : null });
+      const written = pids.length > 0 ? writeBytesOf(pids) - writtenBefore : Number.NaN;
+      rounds[name]?.push({ result, cpuS, written, states: sampling ? await sampling : null });
     }
   }
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
@@ -233,6 +235,8 @@ async function main() {
   const cpuMsPerRequest = {};
   /** @type {Record<string, ReturnType<typeof threadShares>>} */
   const mainThread = {};
+  /** @type {Record<string, number | null>} */
+  const writtenKiBPerRequest = {};
   for (const [name, runs] of Object.entries(rounds)) {
     const result = sumRounds(runs.map((r) => r.result));
     const cpu = runs.reduce((sum, r) => sum + r.cpuS, 0);
@@ -240,9 +244,15 @@ async function main() {
     cpuMsPerRequest[name] =
       Number.isFinite(cpu) && result.requests > 0 ? Math.round((cpu / result.requests) * 1e5) / 100 : null;
     mainThread[name] = threadShares(runs.flatMap((r) => (r.states ? [r.states] : [])));
+    // Bytes sent to storage per request, counted as the pages are dirtied (WAL, checkpoints, rows).
+    const written = runs.reduce((sum, r) => sum + r.written, 0);
+    writtenKiBPerRequest[name] =
+      Number.isFinite(written) && result.requests > 0
+        ? Math.round((written / 1024 / result.requests) * 100) / 100
+        : null;
     const thread = mainThread[name];
     say(
-      `${name}: max ${result.rps}/s (rounds ${runs.map((r) => r.result.rps).join(', ')}) p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req${thread ? `, main thread ${thread.running}% running, ${thread.disk}% disk wait, ${thread.idle}% idle` : ''} (${result.non2xx} non-2xx, ${result.errors} errors)`,
+      `${name}: max ${result.rps}/s (rounds ${runs.map((r) => r.result.rps).join(', ')}) p99 ${result.latencyMs.p99} ms, CPU ${cpuMsPerRequest[name]} ms/req, ${writtenKiBPerRequest[name]} KiB written/req${thread ? `, main thread ${thread.running}% running, ${thread.disk}% disk wait, ${thread.idle}% idle` : ''} (${result.non2xx} non-2xx, ${result.errors} errors)`,
     );
   }
 
@@ -334,6 +344,7 @@ async function main() {
           max: max[name],
           cpuMsPerRequest: cpuMsPerRequest[name] ?? null,
           mainThread: mainThread[name] ?? null,
+          writtenKiBPerRequest: writtenKiBPerRequest[name] ?? null,
           peakRssMiB: memory[name] ? Math.round((memory[name] / 1024) * 10) / 10 : null,
           ttfb: ttfb[name] ?? null,
         },

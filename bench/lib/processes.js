@@ -178,3 +178,23 @@ export function cpuSeconds(pid) {
 export function cpuSecondsOf(pids) {
   return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? Number.NaN), 0);
 }
+
+/**
+ * The bytes the processes have caused to be written to storage so far (`write_bytes` in
+ * `/proc/<pid>/io`, less `cancelled_write_bytes`: pages of files deleted or truncated before they were
+ * written back, such as SQLite's temporary statement journals). NaN when a process's is unreadable. A
+ * file on tmpfs is never written to storage and counts nothing.
+ * @param {number[]} pids
+ */
+export function writeBytesOf(pids) {
+  return pids.reduce((sum, pid) => {
+    try {
+      const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+      const written = Number(/^write_bytes:\s*(\d+)/m.exec(io)?.[1]);
+      const cancelled = Number(/^cancelled_write_bytes:\s*(\d+)/m.exec(io)?.[1] ?? 0);
+      return sum + written - cancelled;
+    } catch {
+      return Number.NaN;
+    }
+  }, 0);
+}

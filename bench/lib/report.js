@@ -22,7 +22,7 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  *   conditions: Record<string, unknown> & { offeredRate: number, connections: number, fixedRateSeconds: number, maxSeconds: number, maxRounds?: number, upstreamLatencyMs: number, loadGenerator: string },
  *   peer: Record<string, unknown>,
  *   goals: import('./goals.js').GoalRow[],
- *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, mainThread?: { running: number, disk: number, idle: number } | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
+ *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, mainThread?: { running: number, disk: number, idle: number } | null, writtenKiBPerRequest?: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
  *   micro: { results: import('./micro.js').MicroResult[], error?: string },
  *   extras: { file: string, ok: boolean, result?: unknown, error?: string }[],
  * }} r
@@ -35,14 +35,14 @@ export function toMarkdown(r) {
     '',
     goalsMarkdown(r.goals),
     '',
-    `| server | p50 @${c.offeredRate}/s | p99 @${c.offeredRate}/s | max req/s | p50 / p99 at max | CPU per request | main thread at max: running / disk wait / idle | stream first byte p50 / p99 | peak RSS |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| server | p50 @${c.offeredRate}/s | p99 @${c.offeredRate}/s | max req/s | p50 / p99 at max | CPU per request | written to disk per request | main thread at max: running / disk wait / idle | stream first byte p50 / p99 | peak RSS |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const s of Object.values(r.servers)) {
     const t = s.ttfb;
     const f = s.fixedRate;
     lines.push(
-      `| ${s.label} | ${v(f?.latencyMs.p50, ' ms')} | ${v(f?.latencyMs.p99, ' ms')} | ${v(s.max?.rps)} | ${s.max ? `${v(s.max.latencyMs.p50)} / ${v(s.max.latencyMs.p99)} ms` : '—'} | ${v(s.cpuMsPerRequest, ' ms')} | ${s.mainThread ? `${s.mainThread.running} / ${s.mainThread.disk} / ${s.mainThread.idle} %` : '—'} | ${t ? `${v(t.firstByteMs.p50)} / ${v(t.firstByteMs.p99)} ms${t.streamed ? '' : ' (not streamed)'}` : '—'} | ${v(s.peakRssMiB, ' MiB')} |`,
+      `| ${s.label} | ${v(f?.latencyMs.p50, ' ms')} | ${v(f?.latencyMs.p99, ' ms')} | ${v(s.max?.rps)} | ${s.max ? `${v(s.max.latencyMs.p50)} / ${v(s.max.latencyMs.p99)} ms` : '—'} | ${v(s.cpuMsPerRequest, ' ms')} | ${v(s.writtenKiBPerRequest, ' KiB')} | ${s.mainThread ? `${s.mainThread.running} / ${s.mainThread.disk} / ${s.mainThread.idle} %` : '—'} | ${t ? `${v(t.firstByteMs.p50)} / ${v(t.firstByteMs.p99)} ms${t.streamed ? '' : ' (not streamed)'}` : '—'} | ${v(s.peakRssMiB, ' MiB')} |`,
     );
   }
   const failed = Object.entries(r.servers)
