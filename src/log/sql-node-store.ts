@@ -25,9 +25,14 @@ const FULL_INSERT = insertOf(ROWS_PER_INSERT);
 const LEVEL_SLOTS = 64;
 const MAX_LEAVES = 2 ** 47;
 
+/** The index of the leaf whose append completed node (level, index). */
+function makerOf(level: number, index: number): number {
+  return (index + 1) * 2 ** level - 1;
+}
+
 /** The row key of node (level, index): its maker leaf's index, then its level. */
 export function nodeKey(level: number, index: number): number {
-  const maker = (index + 1) * 2 ** level - 1;
+  const maker = makerOf(level, index);
   if (maker >= MAX_LEAVES) throw new RangeError(`a log holds at most 2^47 entries (node ${level}/${index})`);
   return maker * LEVEL_SLOTS + level;
 }
@@ -70,7 +75,7 @@ export class SqlNodeStore implements MerkleNodeStore {
   }
 
   private readRow(level: number, index: number): { hash: ArrayBuffer } | undefined {
-    if ((index + 1) * 2 ** level - 1 < this.legacyLeaves) {
+    if (makerOf(level, index) < this.legacyLeaves) {
       return this.sql
         .exec<{ hash: ArrayBuffer }>('SELECT hash FROM log_nodes WHERE level = ? AND idx = ?', level, index)
         .toArray()[0];
