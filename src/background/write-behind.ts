@@ -23,7 +23,7 @@ export const WRITE_BEHIND_WINDOW_MS = 100;
  * worst, and the health object commits once a second per isolate instead of ten times: each commit is
  * a disk sync, and locally, where one thread runs the objects too, the thread waits for each one.
  */
-export const HEALTH_WINDOW_MS = 1000;
+const HEALTH_WINDOW_MS = 1000;
 const rowBatchers = new WeakMap<D1Database, ReturnType<typeof createBatcher<RowWrite>>>();
 const healthBatchers = new WeakMap<object, ReturnType<typeof createBatcher<HealthWrite>>>();
 
