@@ -160,11 +160,21 @@ const TICKS_PER_SECOND = 100;
  * @returns {number | null} null when /proc is not readable (not Linux, or the process is gone)
  */
 export function cpuSeconds(pid) {
+  const fields = statFields(`/proc/${pid}/stat`);
+  return fields === null ? null : (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * The fields of a `/proc/…/stat` file from the third on (state, ppid, …; `proc(5)` numbers them from
+ * 1), or null when it cannot be read. The command name (field 2) is in parentheses and may hold spaces,
+ * so the fields are counted after its end.
+ * @param {string} path
+ * @returns {string[] | null}
+ */
+export function statFields(path) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const stat = readFileSync(path, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }

@@ -7,22 +7,16 @@
 // Worker. The load generator (wrk) runs synchronously, so the sampling runs in a child process: this
 // file, run as a script with the pid and the seconds to sample, prints one JSON line of counts.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { statFields } from './processes.js';
 
 /** @typedef {{ running: number, disk: number, idle: number }} ThreadStates */
 
 const SAMPLE_MS = 2;
 
-/** The one-letter state of thread `tid` of process `pid`, or null once it is gone. */
-function stateOf(/** @type {number} */ pid, /** @type {number} */ tid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    // The state follows the command name, which is in parentheses and may hold spaces.
-    return stat.charAt(stat.lastIndexOf(')') + 2);
-  } catch {
-    return null;
-  }
+/** The one-letter state of the main thread of process `pid`, or null once it is gone. */
+function stateOf(/** @type {number} */ pid) {
+  return statFields(`/proc/${pid}/task/${pid}/stat`)?.[0] ?? null;
 }
 
 /** Samples the main thread of `pid` for `seconds`: counts of running, disk-wait and idle samples. */
@@ -31,7 +25,7 @@ async function sample(/** @type {number} */ pid, /** @type {number} */ seconds) 
   const counts = { running: 0, disk: 0, idle: 0 };
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end) {
-    const state = stateOf(pid, pid);
+    const state = stateOf(pid);
     if (state === null) break;
     if (state === 'R') counts.running++;
     else if (state === 'D') counts.disk++;
