@@ -11,7 +11,7 @@
 // proxy Worker (a second workerd) in front of every request and logs each one from its Node process,
 // several milliseconds of CPU a request, so the local server would be several times slower than the
 // deployed one. It listens on a socket of the Worker's own, without Miniflare's entry worker in front
-// either. `npm run dev` (`--live`) runs `wrangler dev` for live reload while editing.
+// either, and its provider calls leave the Worker directly (scripts/as-deployed.js). `npm run dev` (`--live`) runs `wrangler dev` for live reload while editing.
 //
 // Options: --live (wrangler dev; further arguments go to it), --port=N (or PORT), --persist-to=DIR (the
 // local state folder, default .wrangler/state), --dev-vars=FILE (default .dev.vars).
@@ -135,11 +135,8 @@ const bundle = join(dirname(persistTo), 'valve', 'bundle');
 
 /** `npm start`: the deploy bundle in Miniflare; resolves once it answers. */
 async function serveBundle(/** @type {string} */ key, /** @type {Promise<unknown>} */ built) {
-  const [{ Miniflare }, { unstable_getMiniflareWorkerOptions }] = await Promise.all([
-    import('miniflare'),
-    import('wrangler'),
-    built,
-  ]);
+  const [{ Miniflare }, { unstable_getMiniflareWorkerOptions }, { directOutbound, ownSocket }] =
+    await Promise.all([import('miniflare'), import('wrangler'), import('./as-deployed.js'), built]);
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml'), undefined, {
     envFiles,
   });
@@ -153,12 +150,11 @@ async function serveBundle(/** @type {string} */ key, /** @type {Promise<unknown
     scriptPath: join(bundle, 'index.js'),
     modulesRoot: bundle,
     host: '127.0.0.1',
-    // Requests come in on a socket of the Worker's own at $PORT, as Cloudflare's edge hands them to a
-    // deployed Worker, not through Miniflare's entry worker (another isolate that copies each request
-    // and checks each answer for development pages, about 90 µs of CPU a request); the entry worker
-    // still listens, on a port of its own choosing, for Miniflare's own use.
+    // Served as deployed (scripts/as-deployed.js): requests on a socket of the Worker's own at $PORT,
+    // the entry worker on a port of its own choosing; provider calls straight out of the Worker.
     port: 0,
-    unsafeDirectSockets: [{ host: '127.0.0.1', port }],
+    ...ownSocket(port),
+    ...directOutbound,
     // The folder `wrangler dev` and `wrangler d1 … --local` use, so both commands see the same data.
     defaultPersistRoot: join(persistTo, 'v3'),
   });

@@ -6,6 +6,7 @@
 // process: this Node process only supervises; workerd, its child, serves every request.
 //
 // Usage: node bench/servers/valve.js --bundle=<dir with index.js> --upstream=<url> [--inspector-port=N]
+//   [--entry] [--strip] (Miniflare's entry worker before the Worker, its strip-cf-connecting-ip worker after)
 // Prints one line `{"url", "key", "cappedKey", "supervisorPid"}` once the worker answers and the API
 // keys exist: `key` for tenant `bench` (no cap), `cappedKey` for `bench-capped` (a monthly cap).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from 'wrangler';
+import { directOutbound, ownSocket } from '../../scripts/as-deployed.js';
 import { benchCatalog } from '../lib/catalog.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -28,7 +30,7 @@ const bundle = arg('bundle');
 const upstream = arg('upstream');
 const inspectorPort = arg('inspector-port');
 if (!bundle || !upstream) {
-  console.error('usage: valve.js --bundle=<dir> --upstream=<url> [--inspector-port=N]');
+  console.error('usage: valve.js --bundle=<dir> --upstream=<url> [--inspector-port=N] [--entry] [--strip]');
   process.exit(2);
 }
 
@@ -49,10 +51,11 @@ const mf = new Miniflare({
   modulesRoot: bundle,
   host: '127.0.0.1',
   port: 0,
-  // Requests come in on a socket of the Worker's own, as Cloudflare's edge hands them to a deployed
-  // Worker, not through Miniflare's entry worker (another isolate that copies each request, routes
-  // it and checks the answer for development pages: about 90 µs of CPU a request; --entry keeps it).
-  ...(!process.argv.includes('--entry') && { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] }),
+  // Served as deployed, as `npm start` serves it (scripts/as-deployed.js): requests on a socket of the
+  // Worker's own (--entry keeps Miniflare's entry worker in front instead), provider calls straight
+  // out of the Worker (--strip keeps Miniflare's strip-cf-connecting-ip worker after it).
+  ...(!process.argv.includes('--entry') && ownSocket(0)),
+  ...(!process.argv.includes('--strip') && directOutbound),
   ...(inspectorPort && { inspectorPort: Number(inspectorPort) }),
   d1Persist: join(persist, 'd1'),
   durableObjectsPersist: join(persist, 'do'),

@@ -1,29 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NpmStart, printedKeyAndUrl, startNpmStart } from '../helpers/start-npm-start';
 
 // `npm start` (scripts/dev.js) on a free port with its own state folder and .dev.vars: it prints a key
 // and a curl line that work on the first request, serves from one workerd (the deploy bundle, no
 // `wrangler dev` proxy in front), keeps its state where `wrangler dev` keeps it, and exits 0 on Ctrl-C.
 
-const root = join(import.meta.dirname, '../../..');
-const work = mkdtempSync(join(tmpdir(), 'valve-npm-start-'));
-let child: ChildProcess;
-let output = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+let started: NpmStart;
 
 /** Pids of the descendants of `pid` named `name`, from /proc. */
 function descendants(pid: number, name: string): number[] {
@@ -48,46 +32,15 @@ function descendants(pid: number, name: string): number[] {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  child = spawn(
-    process.execPath,
-    [
-      'scripts/dev.js',
-      `--port=${port}`,
-      `--persist-to=${join(work, 'state')}`,
-      `--dev-vars=${join(work, '.dev.vars')}`,
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (/Try it:[\s\S]*-d '.*'\n/.test(output)) {
-        clearInterval(timer);
-        resolve();
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`npm start exited ${child.exitCode}:\n${output}`));
-      }
-    }, 100);
-  });
+  started = await startNpmStart();
 }, 120_000);
 
-afterAll(() => {
-  if (child.exitCode === null) child.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => started.cleanUp());
 
 describe('npm start', () => {
   it('answers the printed curl line with the printed key, from one workerd, and exits 0 on Ctrl-C', async () => {
-    const key = /Development API key \(tenant "dev"\):\s+(vk_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
-    const url = /curl -s (http:\/\/127\.0\.0\.1:\d+\/v1\/reason)/.exec(output)?.[1];
-    const body = /-d '(.*)'\n/.exec(output)?.[1];
+    const { child, work } = started;
+    const { key, url, body } = printedKeyAndUrl(started.output());
     expect(key).toBeDefined();
     expect(url).toBeDefined();
     const res = await fetch(url as string, {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 
@@ -32,6 +32,8 @@ export interface Arrival {
   route: string;
   at: number;
   body: unknown;
+  /** The request's headers as they arrived (names lowercased). */
+  headers: IncomingHttpHeaders;
 }
 
 const fixtureDir = join(import.meta.dirname, '../../fixtures/providers');
@@ -121,7 +123,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       } catch {
         body = undefined;
       }
-      arrivals.push({ route, at: performance.now(), body });
+      arrivals.push({ route, at: performance.now(), body, headers: req.headers });
       const script = scripts.get(route);
       if (!script || script.behaviours.length === 0) {
         res.writeHead(404, { 'content-type': 'application/json' });
