@@ -11,7 +11,8 @@
 // proxy Worker (a second workerd) in front of every request and logs each one from its Node process,
 // several milliseconds of CPU a request, so the local server would be several times slower than the
 // deployed one. It listens on a socket of the Worker's own, without Miniflare's entry worker in front
-// either, and its provider calls leave the Worker directly (scripts/as-deployed.js). `npm run dev` (`--live`) runs `wrangler dev` for live reload while editing.
+// either, and its provider calls leave the Worker directly (scripts/as-deployed.js). `npm run dev`
+// (`--live`) runs `wrangler dev` for live reload while editing.
 //
 // Options: --live (wrangler dev; further arguments go to it), --port=N (or PORT), --persist-to=DIR (the
 // local state folder, default .wrangler/state), --dev-vars=FILE (default .dev.vars).

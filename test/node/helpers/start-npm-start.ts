@@ -19,7 +19,7 @@ export interface NpmStart {
 
 const root = join(import.meta.dirname, '../../..');
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
