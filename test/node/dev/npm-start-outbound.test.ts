@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
 import { type FakeUpstream, fixture, startFakeUpstream } from '../fake-upstream/fake-upstream';
 import { type NpmStart, printedKeyAndUrl, startNpmStart } from '../helpers/start-npm-start';
 
@@ -13,25 +14,11 @@ let started: NpmStart;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   upstream.script('openai', [{ type: 'json', body: fixture('openai/text.json') }]);
-  const catalog = {
-    providers: [
-      { id: 'openai', kind: 'openai', baseUrl: `${upstream.url}/openai/v1`, apiKeyEnv: 'OPENAI_API_KEY' },
-    ],
-    models: [
-      {
-        provider: 'openai',
-        model: 'outbound-model',
-        regions: ['us'],
-        priceUsdPerMTok: { input: 0.1, output: 0.4 },
-        quality: 50,
-        latency: { ttftMsP50: 100, ttftMsP90: 200, outputTokensPerSec: 100 },
-        contextTokens: 128_000,
-        maxOutputTokens: 4096,
-        capabilities: { tools: true, json: 'native', reasoning: false, base64Data: false },
-        maxPrivacy: 'restricted',
-      },
-    ],
-  };
+  // The sim entry's figures, served by an OpenAI-kind provider at the fake upstream.
+  const catalog = catalogOf(
+    [simModel('outbound-model', { provider: 'openai', simulate: undefined })],
+    [{ id: 'openai', kind: 'openai', baseUrl: `${upstream.url}/openai/v1`, apiKeyEnv: 'OPENAI_API_KEY' }],
+  );
   started = await startNpmStart(
     `VALVE_CATALOG=${JSON.stringify(catalog)}\nOPENAI_API_KEY=sk-outbound-test\n`,
   );
