@@ -24,6 +24,7 @@ const show = (x, unit) => (x === null ? '—' : `${x}${unit}`);
  *   rate: number,
  *   max: Record<string, LoadResult | undefined>,
  *   fixed: Record<string, LoadResult | undefined>,
+ *   tail?: Record<string, LoadResult | undefined>,
  *   cpuMsPerRequest: Record<string, number | null | undefined>,
  *   ttfbP50: Record<string, number | undefined>,
  *   trips: { plain?: Trips, receiptId?: Trips, capped?: Trips },
@@ -55,6 +56,18 @@ export function goalRows(m) {
     ratio: peer ? show(p99, '×') : noPeer,
     met: p99 === null ? null : p99 < 1,
   });
+  const tailValve = m.tail?.valve;
+  const tailPeer = m.tail?.peer;
+  if (tailValve) {
+    const tailP99 = ratioOf(tailValve.latencyMs.p99, tailPeer?.latencyMs.p99);
+    rows.push({
+      goal: '… the same p99 from a Node client (autocannon) instead of wrk',
+      target: '< Portkey',
+      measured: `${show(tailValve.latencyMs.p99, ' ms')} at ${tailValve.rps} req/s vs ${show(tailPeer?.latencyMs.p99 ?? null, ' ms')} at ${show(tailPeer?.rps ?? null, ' req/s')}`,
+      ratio: tailPeer ? show(tailP99, '×') : noPeer,
+      met: tailP99 === null ? null : tailP99 < 1,
+    });
+  }
   const capped = ratioOf(max.capped?.rps, peer?.rps);
   rows.push({
     goal: 'throughput, capped tenant (budget lease + settlement)',

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { goalRows } from '../../../bench/lib/goals.js';
+
+type Measured = Parameters<typeof goalRows>[0];
+type Result = NonNullable<Measured['max'][string]>;
+
+const result = (rps: number, p99: number): Result => ({
+  requests: rps * 10,
+  rps,
+  ok: rps * 10,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  durationS: 10,
+  offeredRate: null,
+  connections: 16,
+  latencyMs: {
+    count: rps * 10,
+    mean: p99 / 3,
+    p50: p99 / 4,
+    p90: p99 / 2,
+    p99,
+    max: p99 * 2,
+    percentiles: {},
+  },
+});
+
+const measured = (tail?: Measured['tail']): Measured => ({
+  rate: 200,
+  max: { valve: result(1500, 80), peer: result(1000, 40) },
+  fixed: {},
+  ...(tail && { tail }),
+  cpuMsPerRequest: { valve: 0.6, peer: 1.2 },
+  ttfbP50: {},
+  trips: {},
+  logAppends: { perSecond: null, perCpuSecond: null },
+  facade: 'not run',
+});
+
+const row = (rows: ReturnType<typeof goalRows>, goal: string) => rows.find((r) => r.goal.startsWith(goal));
+
+describe('goalRows', () => {
+  it("judges the p99 at 16 connections by wrk's figures", () => {
+    const p99 = row(goalRows(measured()), 'p99 at the same load');
+    expect(p99).toMatchObject({ ratio: '2×', met: false, measured: '80 ms vs 40 ms' });
+  });
+
+  it("adds the Node client's p99 beside wrk's, each judged against Portkey's from the same client", () => {
+    const rows = goalRows(measured({ valve: result(1300, 20), peer: result(1100, 27) }));
+    expect(row(rows, 'p99 at the same load')?.met).toBe(false);
+    expect(row(rows, '… the same p99 from a Node client')).toMatchObject({
+      target: '< Portkey',
+      measured: '20 ms at 1300 req/s vs 27 ms at 1100 req/s',
+      ratio: '0.74×',
+      met: true,
+    });
+    const behind = goalRows(measured({ valve: result(1300, 30), peer: result(1100, 27) }));
+    expect(row(behind, '… the same p99 from a Node client')).toMatchObject({ ratio: '1.11×', met: false });
+  });
+
+  it('says so when the peer was not measured, and leaves the row out without the Node run', () => {
+    const alone = goalRows(measured({ valve: result(1300, 20) }));
+    expect(row(alone, '… the same p99 from a Node client')).toMatchObject({
+      ratio: 'peer not measured',
+      met: null,
+    });
+    expect(row(goalRows(measured()), '… the same p99 from a Node client')).toBeUndefined();
+  });
+});
