@@ -22,9 +22,10 @@ const MAX_BATCH = 4096;
  * one commit, one checkpoint signature and one wait for durability, which cost far more than its
  * entries, so a busy log should not write one per append; but a batch that waits once no append is
  * on its way only holds the requests in it. Locally, where one thread runs the Worker and the log,
- * a fixed 3 ms wait left that thread idle 12% of the time at 16 connections, every request parked
- * on the log; closing on the first quiet turn took it to 1% and throughput from 1,330 to 1,515
- * requests/s with no more CPU per request (README, "Where the time goes"). A quieter log writes on
+ * a fixed 3 ms wait left that thread idle a tenth of the time at 16 connections, every request
+ * parked on the log; closing on the first quiet turn took that to 1% and throughput up by 10–17% in
+ * three runs of bench/tools/seq-bundles.js (1,312 → 1,438 requests/s in the last), with the same CPU
+ * per request (README, "The log: appends per second, and shards"). A quieter log writes on
  * the next turn, so a lone request never waits for company: at 200 requests a second two or three
  * appends often meet, and holding the next batch for them cost the median request a millisecond.
  */
