@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { buildBundle, startTargets } from './lib/bench-servers.js';
+import { buildBundle, reasonBody, startTargets } from './lib/bench-servers.js';
 import { latencyChart } from './lib/chart.js';
 import { goalRows } from './lib/goals.js';
 import { measureTtfb, runLoad, sumRounds } from './lib/load.js';
@@ -83,16 +83,6 @@ async function cleanup() {
 }
 process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
 
-const reasonBody = (/** @type {Record<string, unknown>} */ extra = {}) =>
-  JSON.stringify({
-    task: 'summarize',
-    instructions: 'Summarize the ticket in one sentence.',
-    context: [
-      { label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' },
-    ],
-    modelPolicy: { maxLatencyMs: 10_000 },
-    ...extra,
-  });
 // The same ask through the OpenAI-compatible door: its added latency is the mapping and the encoders.
 const doorBody = (/** @type {boolean} */ stream) =>
   JSON.stringify({

@@ -5,7 +5,45 @@ import { join } from 'node:path';
 import { startNpmStart } from '../servers/npm-start.js';
 import { benchCatalog } from './catalog.js';
 import { installPeer, startPeer } from './peer.js';
-import { startServer } from './processes.js';
+import { descendantsNamed, startServer } from './processes.js';
+
+/** The `/v1/reason` body every load of the bench sends (a ticket to summarize), with `extra` members. */
+export const reasonBody = (/** @type {Record<string, unknown>} */ extra = {}) =>
+  JSON.stringify({
+    task: 'summarize',
+    instructions: 'Summarize the ticket in one sentence.',
+    context: [
+      { label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' },
+    ],
+    modelPolicy: { maxLatencyMs: 10_000 },
+    ...extra,
+  });
+
+/** The fake upstream alone, for the tools that serve bundles of their own on it. */
+export function startUpstream(/** @type {string} */ root) {
+  return startServer(process.execPath, [join(root, 'bench/servers/upstream.js')], { timeoutMs: 10_000 });
+}
+
+/**
+ * One deploy bundle (a `wrangler deploy --dry-run` outdir) in a workerd of its own on `upstreamUrl`:
+ * the server, its workerd's pids, and its `/v1/reason` target under the plain key or the capped one.
+ * @param {string} root @param {string} dir @param {string} upstreamUrl @param {{ capped?: boolean }} [o]
+ */
+export async function startBundle(root, dir, upstreamUrl, o = {}) {
+  const server = await startServer(
+    process.execPath,
+    [join(root, 'bench/servers/valve.js'), `--bundle=${dir}`, `--upstream=${upstreamUrl}`],
+    { cwd: root, timeoutMs: 90_000 },
+  );
+  const key = String(o.capped ? server.info.cappedKey : server.info.key);
+  /** @type {import('./load.js').Target} */
+  const target = {
+    url: `${String(server.info.url)}/v1/reason`,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: reasonBody(),
+  };
+  return { server, workerd: descendantsNamed(Number(server.child.pid), 'workerd'), target };
+}
 
 /** The production bundle, exactly what `wrangler deploy` uploads. */
 export function buildBundle(/** @type {string} */ root, /** @type {string} */ outdir) {

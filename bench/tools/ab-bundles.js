@@ -7,7 +7,8 @@
 // A/B both ways round. Build a bundle with `npx wrangler deploy --dry-run --outdir DIR`.
 // Usage: node bench/tools/ab-bundles.js [rounds, default 6] [seconds, default 5] A=DIR B=DIR [--capped]
 import { join } from 'node:path';
-import { cpuSecondsOf, descendantsNamed, startServer } from '../lib/processes.js';
+import { startBundle, startUpstream } from '../lib/bench-servers.js';
+import { cpuSecondsOf } from '../lib/processes.js';
 import { percentile } from '../lib/stats.js';
 import { startWrk } from '../lib/wrk.js';
 
@@ -22,32 +23,13 @@ if (specs.length !== 2 || !Number.isInteger(rounds) || rounds < 1 || !(seconds >
   process.exit(2);
 }
 
-const body = JSON.stringify({
-  task: 'summarize',
-  instructions: 'Summarize the ticket in one sentence.',
-  context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' }],
-  modelPolicy: { maxLatencyMs: 10_000 },
-});
-const upstream = await startServer(process.execPath, [join(root, 'bench/servers/upstream.js')], {
-  timeoutMs: 10_000,
-});
+const upstream = await startUpstream(root);
 /** @type {Array<{ name: string, server: import('../lib/processes.js').Server, workerd: number[], target: import('../lib/load.js').Target, cpu: number[], rps: number[] }>} */
 const targets = [];
 for (const spec of specs) {
   const [name = '', dir = ''] = spec.split('=');
-  const server = await startServer(
-    process.execPath,
-    [join(root, 'bench/servers/valve.js'), `--bundle=${dir}`, `--upstream=${String(upstream.info.url)}`],
-    { cwd: root, timeoutMs: 90_000 },
-  );
-  const key = String(capped ? server.info.cappedKey : server.info.key);
-  const target = {
-    url: `${String(server.info.url)}/v1/reason`,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body,
-  };
-  const workerd = descendantsNamed(Number(server.child.pid), 'workerd');
-  targets.push({ name, server, workerd, target, cpu: [], rps: [] });
+  const started = await startBundle(root, dir, String(upstream.info.url), { capped });
+  targets.push({ name, ...started, cpu: [], rps: [] });
 }
 
 /** @param {number} durationS */

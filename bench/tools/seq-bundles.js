@@ -8,7 +8,8 @@
 // (running, disk wait, idle). Build a bundle with `npx wrangler deploy --dry-run --outdir DIR`.
 // Usage: node bench/tools/seq-bundles.js [rounds, default 4] [seconds, default 5] NAME=DIR NAME=DIR …
 import { join } from 'node:path';
-import { cpuSecondsOf, descendantsNamed, startServer } from '../lib/processes.js';
+import { startBundle, startUpstream } from '../lib/bench-servers.js';
+import { cpuSecondsOf } from '../lib/processes.js';
 import { sampleThreadStates, threadShares } from '../lib/thread-states.js';
 import { startWrk } from '../lib/wrk.js';
 
@@ -25,36 +26,12 @@ if (specs.length < 1 || !Number.isInteger(rounds) || rounds < 1 || !(seconds > 1
   process.exit(2);
 }
 
-const body = JSON.stringify({
-  task: 'summarize',
-  instructions: 'Summarize the ticket in one sentence.',
-  context: [{ label: 'ticket', trust: 'untrusted', privacy: 'internal', content: 'The printer is on fire.' }],
-  modelPolicy: { maxLatencyMs: 10_000 },
-});
-const upstream = await startServer(process.execPath, [join(root, 'bench/servers/upstream.js')], {
-  timeoutMs: 10_000,
-});
+const upstream = await startUpstream(root);
 /** @type {Array<{ name: string, server: import('../lib/processes.js').Server, workerd: number[], target: import('../lib/load.js').Target, runs: Array<Record<'rps' | 'p50' | 'p99' | 'cpuMs' | 'idle' | 'disk', number>> }>} */
 const bundles = [];
 try {
   for (const [name = '', dir = ''] of specs) {
-    const server = await startServer(
-      process.execPath,
-      [join(root, 'bench/servers/valve.js'), `--bundle=${dir}`, `--upstream=${String(upstream.info.url)}`],
-      { cwd: root, timeoutMs: 90_000 },
-    );
-    const target = {
-      url: `${String(server.info.url)}/v1/reason`,
-      headers: { authorization: `Bearer ${String(server.info.key)}`, 'content-type': 'application/json' },
-      body,
-    };
-    bundles.push({
-      name,
-      server,
-      workerd: descendantsNamed(Number(server.child.pid), 'workerd'),
-      target,
-      runs: [],
-    });
+    bundles.push({ name, ...(await startBundle(root, dir, String(upstream.info.url))), runs: [] });
   }
   for (const b of bundles) await startWrk(b.target, { connections: 16, durationS: 2 }); // warm-up
   for (let round = 0; round < rounds; round++) {
