@@ -158,7 +158,7 @@ export const modelPolicySchema = z.strictObject({
 });
 export type ModelPolicy = z.infer<typeof modelPolicySchema>;
 
-/** How context is marked inside data regions (README "How Valve keeps instructions apart from context"); `tags+base64` needs a capable model. */
+/** How context is marked inside data regions (docs/trust.md); `tags+base64` needs a capable model. */
 export const promptModes = ['tags', 'tags+datamark', 'tags+base64', 'json'] as const;
 export type PromptMode = (typeof promptModes)[number];
 

@@ -102,7 +102,7 @@ export const catalogModelSchema = z.strictObject({
   }),
   /** The most sensitive privacy level the operator allows to be sent to this model. */
   maxPrivacy: messageLevelSchema,
-  /** The rendering mode this model reads best (README "How Valve keeps instructions apart from context"); default `tags`. */
+  /** The rendering mode this model reads best (docs/trust.md); default `tags`. */
   promptMode: z.enum(promptModes).optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */

@@ -1,11 +1,15 @@
 import { escapeData } from './escape-data';
 
-/** The attributes of a region, in the order they are written. Values are escaped when rendered. */
+/**
+ * The attributes of a region, in the order they are written. Values are escaped when rendered. Only a
+ * trusted region says so (`trust="trusted"`); a region without the attribute is untrusted. The injection
+ * eval found that calling the data "untrusted" (and a privacy level the model has no use for) made small
+ * models less willing to use it for the task (docs/trust.md).
+ */
 export interface RegionAttributes {
   id: string;
   label?: string;
   trust: 'trusted' | 'untrusted';
-  privacy?: string;
   truncated?: boolean;
 }
 
@@ -19,14 +23,13 @@ export function regionClose(nonce: string): string {
 }
 
 /**
- * One data region: `<data-N id="…" label="…" trust="…" privacy="…">`, a newline, the already-encoded
+ * One data region: `<data-N id="…" label="…">` (a trusted one adds `trust="trusted"`), a newline, the already-encoded
  * body, a newline, `</data-N>`. The newlines are framing, not part of the body.
  */
 export function renderRegion(nonce: string, attributes: RegionAttributes, body: string): string {
   let open = `${regionOpenPrefix(nonce)} id="${escapeData(attributes.id)}"`;
   if (attributes.label !== undefined) open += ` label="${escapeData(attributes.label)}"`;
-  open += ` trust="${attributes.trust}"`;
-  if (attributes.privacy !== undefined) open += ` privacy="${escapeData(attributes.privacy)}"`;
+  if (attributes.trust === 'trusted') open += ' trust="trusted"';
   if (attributes.truncated) open += ' truncated="true"';
   return `${open}>\n${body}\n${regionClose(nonce)}`;
 }

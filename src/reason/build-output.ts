@@ -20,7 +20,7 @@ export interface BuiltOutput {
 
 /**
  * The caller-facing output and tool calls of a model's answer, with the checks around the prompt
- * (README "How Valve keeps instructions apart from context"): only listed tools with arguments valid against their inputSchema are handed over (the
+ * (docs/trust.md): only listed tools with arguments valid against their inputSchema are handed over (the
  * rest become invalid calls), every call is `tainted` when untrusted context was present, and an
  * output carrying the canary or the nonce gets a `prompt.leak_suspected` warning.
  */

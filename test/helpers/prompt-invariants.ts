@@ -13,7 +13,7 @@ import { findInvisible, removeInvisible } from '../../src/prompt/invisible-chara
 import { normalizeContent } from '../../src/prompt/normalize-content';
 import { normalizeText } from '../../src/prompt/normalize-text';
 import { parseRegions } from '../../src/prompt/parse-regions';
-import type { RenderedPrompt, RenderOptions } from '../../src/prompt/render-prompt';
+import { type RenderedPrompt, type RenderOptions, restateLimit } from '../../src/prompt/render-prompt';
 import type { RepairFinding } from '../../src/prompt/render-repair';
 import { truncateText } from '../../src/prompt/truncate-text';
 
@@ -163,11 +163,41 @@ function expectedText(item: ContextItem, c: RenderCase): { text: string; truncat
 }
 
 /** Invisible characters the inputs carry (and datamark's character), counted independently of the renderer. */
+/** Whether the final user turn restates the request (the conversation does not end with the user). */
+function endsWithRestatement(request: ReasonRequest): boolean {
+  return request.conversation?.at(-1)?.role !== 'user';
+}
+
+function restatesTaskLabel(request: ReasonRequest): boolean {
+  const instructions = request.instructions.trim();
+  return endsWithRestatement(request) && (instructions === '' || instructions.length > restateLimit);
+}
+
+/**
+ * The roles the layout gives (docs/trust.md): the system message, the conversation in order with a
+ * user turn of untrusted regions just before its final user turn, or else a final user turn (regions
+ * and the restated request) after it.
+ */
+function expectedRoles(request: ReasonRequest): { roles: string[]; messageOfTurn: number[] } {
+  const turns = request.conversation ?? [];
+  const untrusted = (request.context ?? []).some((item) => item.trust !== 'trusted');
+  const roles = ['system'];
+  const messageOfTurn: number[] = [];
+  turns.forEach((turn, index) => {
+    if (index === turns.length - 1 && !endsWithRestatement(request) && untrusted) roles.push('user');
+    messageOfTurn.push(roles.length);
+    roles.push(turn.role);
+  });
+  if (endsWithRestatement(request)) roles.push('user');
+  return { roles, messageOfTurn };
+}
+
 function expectedRemovals(c: RenderCase): number {
   const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
   const count = (text: string) =>
     removeInvisible(text).removed + (mark === undefined ? 0 : text.split(mark).length - 1);
-  let total = count(c.request.task);
+  // The task's label is rendered only where the request is restated and the instructions are not.
+  let total = restatesTaskLabel(c.request) ? count(c.request.task) : 0;
   for (const item of c.request.context ?? []) {
     total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
     if (item.label !== undefined) total += count(item.label);
@@ -206,7 +236,11 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
       }
       const { trust, label } = expected;
       if (region.attributes.label !== label) fail(3, `${id} label does not round-trip`);
-      if (region.attributes.trust !== trust) fail(11, `${id} renders trust=${region.attributes.trust}`);
+      // Only a trusted region carries the attribute; none means untrusted.
+      if ((region.attributes.trust ?? 'untrusted') !== trust)
+        fail(11, `${id} renders trust=${region.attributes.trust}`);
+      if (region.attributes.trust !== undefined && region.attributes.trust !== 'trusted')
+        fail(11, `${id} renders trust=${region.attributes.trust}`);
       if (authority && trust === 'untrusted') fail(1, `untrusted ${id} is in an authority channel`);
       if (!authority && trust === 'trusted') fail(2, `trusted ${id} is outside the system channel`);
       if (/[<>]/.test(region.body)) fail(4, `${id} has a raw < or > in its body`);
@@ -252,12 +286,12 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
   const failures: Failure[] = [];
   const roles = prompt.messages.map((m) => m.role);
   const turns = c.request.conversation ?? [];
-  const expected = ['system', ...turns.map((t) => t.role), 'user'];
+  const { roles: expected, messageOfTurn } = expectedRoles(c.request);
   if (JSON.stringify(roles) !== JSON.stringify(expected)) {
     failures.push({ invariant: 9, message: `roles ${roles.join(',')} instead of ${expected.join(',')}` });
   }
   turns.forEach((turn, index) => {
-    const message = prompt.messages[index + 1];
+    const message = prompt.messages[messageOfTurn[index] ?? -1];
     const text = message?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
     const mark = c.options.mode === 'tags+datamark' ? datamarkChar(c.options.nonce) : undefined;
     if (turn.role !== 'tool' && text !== escapeData(normalizeText(turn.content ?? '', mark).text)) {
@@ -353,7 +387,7 @@ export function checkRepair(
       if (authority && text.includes(c.sentinel)) fail('the sentinel is in an assistant turn');
       for (const region of parseRegions(text, c.options.nonce).regions) {
         if (region.attributes.id !== 'repair-answer') continue;
-        if (region.attributes.trust !== 'untrusted') fail('the answer’s region is not untrusted');
+        if (region.attributes.trust !== undefined) fail('the answer’s region is not untrusted');
         if (decodeRegionBody(region.body, c.options.mode, mark) === expectedAnswer) carried = true;
       }
     }

@@ -195,8 +195,11 @@ describe('the pipeline with a scripted model', () => {
     const scripted: ModelAdapter = {
       kind: 'sim',
       async generate(request) {
-        const system = request.messages[0]?.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-        const leaked = /data-([0-9a-f]{32})/.exec(system ?? '')?.[1] ?? 'none';
+        const user = request.messages
+          .at(-1)
+          ?.content.map((b) => (b.type === 'text' ? b.text : ''))
+          .join('');
+        const leaked = /data-([0-9a-f]{32})/.exec(user ?? '')?.[1] ?? 'none';
         return response([
           { type: 'text', text: `The marker is ${leaked}.` },
           { type: 'tool_call', id: 'call_1', name: 'lookup', args: { id: '7' } },

@@ -31,7 +31,7 @@ const loop: ReasonRequest = {
   ],
 };
 const prompt = renderPrompt(loop, { nonce, canary: 'c4n4ry' });
-const region = `<data-${nonce} id="t-call_1" label="result of lookup" trust="untrusted">\n{&quot;status&quot;:&quot;shipped&quot;}\n</data-${nonce}>`;
+const region = `<data-${nonce} id="t-call_1" label="result of lookup">\n{&quot;status&quot;:&quot;shipped&quot;}\n</data-${nonce}>`;
 const reminder = prompt.messages.at(-1)?.content[0];
 const reminderText = reminder?.type === 'text' ? reminder.text : '';
 const system = prompt.messages[0]?.content[0];

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Catalog } from '../../src/policy/catalog';
+import { policyLead } from '../../src/prompt/policy-text';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
 import { callWithCatalog } from '../helpers/with-catalog';
@@ -24,11 +25,11 @@ describe('a provider error that quotes the request', () => {
   for (const status of [400, 500]) {
     it(`(${status}) reaches neither the caller nor the log with the key, the policy or the content`, async () => {
       const { key } = await createKey('leaky');
-      const secrets: string[] = [apiKey, content, 'Jane Roe', 'Valve prompt policy'];
+      const secrets: string[] = [apiKey, content, 'Jane Roe', policyLead];
       vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
         const wire = String(init?.body);
         const nonce = /data-([0-9a-f]{32})/.exec(wire)?.[1];
-        const canary = /canary ([0-9a-f]{16})/.exec(wire)?.[1];
+        const canary = /reference number ([0-9a-f]{16})/.exec(wire)?.[1];
         if (nonce) secrets.push(nonce);
         if (canary) secrets.push(canary);
         const auth = new Headers(init?.headers).get('authorization') ?? '';

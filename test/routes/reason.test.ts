@@ -58,7 +58,7 @@ describe('POST /v1/reason', () => {
     expect(json.output).toEqual({ format: 'json', value: { severity: 'low', tags: [expect.any(String)] } });
   });
 
-  it('calls a listed tool the task names, and marks it tainted when untrusted context was present', async () => {
+  it('calls a listed tool the instructions name, and marks it tainted when untrusted context was present', async () => {
     const { key } = await createKey();
     const tools = [
       {
@@ -66,7 +66,7 @@ describe('POST /v1/reason', () => {
         inputSchema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
       },
     ];
-    const res = await reason(key, { ...body, task: 'call lookup_order', tools });
+    const res = await reason(key, { ...body, instructions: 'Call lookup_order for the ticket.', tools });
     const json = reasonResponseSchema.parse(await res.json());
     expect(json.finishReason).toBe('tool_calls');
     expect(json.toolCalls).toMatchObject([

@@ -175,7 +175,7 @@ describe('a two-step tool loop through /v1/reason', () => {
       role: 'tool',
       tool_call_id: 'call_abc123',
       content: expect.stringMatching(
-        /^<data-[0-9a-f]{32} id="t-call_abc123" label="result of get_current_weather" trust="untrusted">\nSunny, 22 °C\n<\/data-[0-9a-f]{32}>$/,
+        /^<data-[0-9a-f]{32} id="t-call_abc123" label="result of get_current_weather">\nSunny, 22 °C\n<\/data-[0-9a-f]{32}>$/,
       ),
     });
     expect(JSON.stringify(wire.messages[0])).not.toContain('Sunny');

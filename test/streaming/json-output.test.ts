@@ -89,8 +89,8 @@ describe('output.format json', () => {
     const regions = parseRegions(text, nonce);
     expect(regions.errors).toEqual([]);
     expect(regions.regions.map((r) => [r.attributes.id, r.attributes.trust])).toEqual([
-      ['repair-answer', 'untrusted'],
-      ['repair-findings', 'untrusted'],
+      ['repair-answer', undefined],
+      ['repair-findings', undefined],
     ]);
     expect(decodeRegionBody(regions.regions[0]?.body ?? '', 'tags', '')).toBe('["<b>"]');
     expect(decodeRegionBody(regions.regions[1]?.body ?? '', 'tags', '')).toContain('Expected "object"');

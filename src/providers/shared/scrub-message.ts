@@ -24,7 +24,8 @@ const keyLike: readonly RegExp[] = [
 // `key: value`, `token=value`: the name stays, the value goes.
 const namedSecret = /\b((?:api[_-]?key|x-api-key|key|token|secret|password)\s*[:=]\s*)["']?[^\s"',;]+/gi;
 // Valve's system policy and region markers: from the first sign of either, the rest is prompt text.
-const valvePrompt = /Valve prompt policy|<\/?data-|data-\[redacted\]|Data regions are enclosed/i;
+const valvePrompt =
+  /Valve prompt policy|<\/?data-|data-\[redacted\]|Data regions are enclosed|The material for this request is enclosed|reference number \[redacted\]/i;
 
 function redactKeys(text: string, keys: readonly string[]): string {
   let out = text;

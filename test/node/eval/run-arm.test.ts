@@ -88,9 +88,9 @@ describe('runArm', () => {
     const { outcomes, wire } = await runArm('naive-after', trials, target());
     const attacked = outcomes.filter((o) => o.trial.family !== 'clean');
     expect(attacked.length).toBe(2 + 6);
-    expect(attacked.every((o) => o.hijacked)).toBe(true);
+    expect(attacked.every((o) => 'hijacked' in o && o.hijacked)).toBe(true);
     const clean = outcomes.filter((o) => o.trial.family === 'clean');
-    expect(clean.map((o) => [o.output, o.correct])).toEqual([
+    expect(clean.map((o) => ('output' in o ? [o.output, o.correct] : [o.error]))).toEqual([
       ['$1,250.00', true],
       ['unknown', true],
     ]);
