@@ -73,6 +73,21 @@ function cutAtStop(text: string, stop: string[] | undefined): string {
   return text.slice(0, end);
 }
 
+/**
+ * The longest prefix of `text`, in token-sized pieces (up to four letters, a digit, a space run, any
+ * other character), whose estimated tokens fit `maxTokens`, as a model stops when it runs out of output
+ * tokens; `truncated` when anything was cut.
+ */
+function cutAtTokens(text: string, maxTokens: number | undefined): { text: string; truncated: boolean } {
+  if (maxTokens === undefined || estimateTokens(text) <= maxTokens) return { text, truncated: false };
+  let kept = '';
+  for (const piece of text.match(/[A-Za-z]{1,4}|\s+|./gsu) ?? []) {
+    if (estimateTokens(kept + piece) > maxTokens) break;
+    kept += piece;
+  }
+  return { text: kept, truncated: true };
+}
+
 /** Whether Valve's repair feedback (prompt/render-repair, in the final user turn) is in the request. */
 function hasRepairFeedback(request: ModelRequest): boolean {
   const last = request.messages.at(-1);
@@ -85,6 +100,7 @@ function answer(request: ModelRequest, model: string, script?: SimScript): Model
   const inputTokens = estimateTokens(prompt);
   const tool = chooseTool(request, prompt);
   let content: ContentBlock[];
+  let truncated = false;
   if (tool) {
     const args = sampleValue(tool.input_schema, digest);
     const record = typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {};
@@ -101,7 +117,9 @@ function answer(request: ModelRequest, model: string, script?: SimScript): Model
     ];
   } else {
     const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens. No model was called.`;
-    content = [{ type: 'text', text: cutAtStop(text, request.settings?.stop) }];
+    const cut = cutAtTokens(cutAtStop(text, request.settings?.stop), request.settings?.max_tokens);
+    truncated = cut.truncated;
+    content = [{ type: 'text', text: cut.text }];
   }
   const outputText = content.map((block) => JSON.stringify(block)).join('');
   const outputTokens = Math.min(
@@ -116,8 +134,8 @@ function answer(request: ModelRequest, model: string, script?: SimScript): Model
       reasoning_tokens: 0,
       cache_read_tokens: 0,
     },
-    finish_reason: tool ? 'tool_calls' : 'stop',
-    raw_finish_reason: tool ? 'tool_calls' : 'stop',
+    finish_reason: tool ? 'tool_calls' : truncated ? 'length' : 'stop',
+    raw_finish_reason: tool ? 'tool_calls' : truncated ? 'length' : 'stop',
     warnings: [{ code: 'model.simulated', message: 'This answer came from Valve’s built-in simulator.' }],
     model,
   };
