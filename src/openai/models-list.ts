@@ -26,6 +26,15 @@ export function modelsListOf(
   };
 }
 
+/** One entry of the list by id (`auto`, `valve/cost`, `sim/fast`…), or undefined when the door has no such model. */
+export function modelOf(
+  catalog: Catalog,
+  notConfigured: (provider: CatalogProvider) => string | undefined,
+  id: string,
+) {
+  return modelsListOf(catalog, notConfigured).data.find((model) => model.id === id);
+}
+
 /** Whether a pinned `provider/model` names a catalog model. */
 export function inCatalog(catalog: Catalog, pinned: { provider: string; model: string }): boolean {
   return catalog.models.some((m) => m.provider === pinned.provider && m.model === pinned.model);

@@ -42,11 +42,16 @@ export const chatCompletionSchema = z.object({
   valve: valveSchema,
 });
 
+export const modelObjectSchema = z.object({
+  id: z.string(),
+  object: z.literal('model'),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+
 export const modelsListSchema = z.object({
   object: z.literal('list'),
-  data: z.array(
-    z.object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() }),
-  ),
+  data: z.array(modelObjectSchema),
 });
 
 export const responseObjectSchema = z.looseObject({

@@ -3,7 +3,12 @@ import { chatRequestSchema } from '../openai/chat-request';
 import { chatCompletionOf } from '../openai/chat-response';
 import { responsesRequestSchema } from '../openai/responses-request';
 import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
-import { chatCompletionSchema, modelsListSchema, responseObjectSchema } from '../openai/wire-schemas';
+import {
+  chatCompletionSchema,
+  modelObjectSchema,
+  modelsListSchema,
+  responseObjectSchema,
+} from '../openai/wire-schemas';
 import type { Operation } from './operation';
 
 // The OpenAI-compatible door. Its examples are the door's own encoders applied to the Reason
@@ -81,6 +86,17 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
           ],
         },
       },
+    },
+    {
+      method: 'get',
+      path: '/openai/v1/models/{model}',
+      summary:
+        'One model of the list by its id; a catalog id keeps its `/` (`/openai/v1/models/sim/fast`). 404 `model_not_found` for any other.',
+      security: { kind: 'key' },
+      status: 200,
+      response: modelObjectSchema,
+      errorBody: 'openai',
+      example: { response: { id: 'sim/fast', object: 'model', created: 0, owned_by: 'sim' } },
     },
   ];
 }

@@ -12,7 +12,7 @@ import { chatRequestSchema } from '../openai/chat-request';
 import { chatCompletionOf } from '../openai/chat-response';
 import { chatToReason } from '../openai/chat-to-reason';
 import { holdBack } from '../openai/hold-back';
-import { modelsListOf } from '../openai/models-list';
+import { modelOf, modelsListOf } from '../openai/models-list';
 import { openaiErrorOf } from '../openai/openai-error';
 import { sseResponse } from '../openai/sse-response';
 import { configuredProviders } from '../policy/configured-providers';
@@ -85,10 +85,32 @@ export const openaiRoutes = new Hono<AppEnv>()
       ),
     );
   })
+  // Catalog ids hold a `/` (`sim/fast`), so the id is the whole rest of the path, percent-decoded.
+  .get('/models/:model{.+}', requireKey(), (c) => {
+    const env = c.env as unknown as Record<string, unknown>;
+    const catalog = loadCatalog(c.env.VALVE_CATALOG);
+    const id = c.req.param('model');
+    const model = modelOf(
+      catalog,
+      configuredProviders(catalog, (name) => env[name]),
+      id,
+    );
+    if (model === undefined) {
+      throw new ApiError(
+        'request.not_found',
+        `The model '${id}' does not exist (GET /openai/v1/models lists them).`,
+        {
+          details: { param: 'model', openaiCode: 'model_not_found' },
+        },
+      );
+    }
+    return c.json(model);
+  })
   .route('/', openaiResponsesRoutes)
   .all(chatRoute, methodNotAllowed('POST'))
   .all('/responses', methodNotAllowed('POST'))
   .all('/models', methodNotAllowed('GET'))
+  .all('/models/*', methodNotAllowed('GET'))
   .all('*', (c) => {
     throw new ApiError('request.not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`);
   });

@@ -118,6 +118,29 @@ describe('POST /openai/v1/chat/completions', () => {
       'sim/deep',
     ]);
   });
+
+  it('retrieves one model by its catalog id, slash included, plain or percent-encoded', async () => {
+    const { key } = await createKey();
+    const headers = { Authorization: `Bearer ${key}` };
+    for (const path of ['/openai/v1/models/sim/fast', '/openai/v1/models/sim%2Ffast']) {
+      const res = await call(path, { headers });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ id: 'sim/fast', object: 'model', created: 0, owned_by: 'sim' });
+    }
+    const alias = await call('/openai/v1/models/valve/cost', { headers });
+    expect(((await alias.json()) as { id: string }).id).toBe('valve/cost');
+  });
+
+  it('answers 404 model_not_found for a model the door does not serve', async () => {
+    const { key } = await createKey();
+    const res = await call('/openai/v1/models/sim/nope', { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as OpenAiErrorJson).error).toMatchObject({
+      type: 'not_found_error',
+      code: 'model_not_found',
+      param: 'model',
+    });
+  });
 });
 
 describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the errors', () => {

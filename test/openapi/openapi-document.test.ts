@@ -22,7 +22,8 @@ function appRoutes(): string[] {
   const seen = new Set<string>();
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
-    seen.add(`${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+    // `:name{regex}` (a parameter with its own pattern) is `{name}` too.
+    seen.add(`${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, '{$1}')}`);
   }
   return [...seen].filter((route) => !documentationRoutes.has(route)).sort();
 }
