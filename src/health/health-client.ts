@@ -35,6 +35,15 @@ export function healthViewOf(snapshot: HealthSnapshot, now = snapshot.at): Healt
         return 'half_open';
       return summary.circuit;
     },
+    retryInMs: (provider, model) => {
+      let wait: number | undefined;
+      for (const key of [healthKey(provider, '*'), healthKey(provider, model)]) {
+        const summary = snapshot.models[key];
+        if (summary?.circuit !== 'open' || summary.retryAt === undefined) continue;
+        wait = Math.max(wait ?? 0, summary.retryAt - now);
+      }
+      return wait === undefined ? undefined : Math.max(0, wait);
+    },
     observedSpeed: (provider, model) => {
       const summary = snapshot.models[healthKey(provider, model)];
       if (!summary || summary.samples < minSamplesForEstimates || summary.ttftMsP50 === undefined)

@@ -37,7 +37,9 @@ const backoffMaxMs = 5_000;
 export const minRetryDelayMs = 50;
 
 const transient = new Set<ModelErrorKind>(['rate_limited', 'overloaded', 'server', 'network']);
-const opensProvider = new Set<ModelErrorKind>(['auth', 'permission', 'quota_exhausted', 'not_found']);
+// A bad key, a missing permission or a spent quota holds for every model of the provider; a 404 names
+// one model id, so it counts against that model alone.
+const opensProvider = new Set<ModelErrorKind>(['auth', 'permission', 'quota_exhausted']);
 
 /** Exponential backoff with jitter: half the step fixed, half random, at least `minRetryDelayMs`. */
 export function backoffMs(retries: number, random: number): number {
@@ -80,6 +82,8 @@ export function decideRetry(error: ModelError, context: RetryContext): RetryDeci
     return { action: 'failover', reason: `${kind}: the provider's circuit opens`, openProviderCircuit: true };
   }
   switch (kind) {
+    case 'not_found':
+      return { action: 'failover', reason: 'not_found: the provider does not know this model id' };
     case 'timeout':
     case 'invalid_response':
     case 'unknown':

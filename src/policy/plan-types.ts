@@ -83,6 +83,11 @@ export type CircuitState = 'closed' | 'open' | 'half_open';
 /** What the planner reads of shared model health; see src/health/. */
 export interface HealthView {
   circuit(provider: string, model: string): CircuitState;
+  /**
+   * How long until an open circuit in front of the model (its own or its provider's) lets a probe
+   * through, in ms; undefined when none is open or the time is not known.
+   */
+  retryInMs?(provider: string, model: string): number | undefined;
   /** Observed first-token times (and output speed when streaming measured it), once there are enough samples. */
   observedSpeed(
     provider: string,

@@ -75,6 +75,9 @@ export interface PreparedReason {
   admission?: Admission;
 }
 
+/** The Retry-After given when an open circuit's reopening time is not known: a half-open probe's usual wait. */
+const defaultCircuitRetryMs = 30_000;
+
 /** Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. */
 export async function prepareReason(
   request: ReasonRequest,
@@ -114,6 +117,27 @@ export async function prepareReason(
     prompt = { ...prompt, tainted: true };
   }
   if (plan.attempts.length === 0) {
+    const heldOut = plan.excluded.filter((e) => e.reason === 'circuit_open');
+    if (heldOut.length > 0) {
+      // A model that passed every lasting check and is held out only by an open circuit will be tried
+      // again: a temporary refusal the caller's client retries, not 422's "never".
+      const waits = heldOut.map(
+        (e) => deps.health?.retryInMs?.(e.provider, e.model) ?? defaultCircuitRetryMs,
+      );
+      const retryAfterS = Math.max(1, Math.ceil(Math.min(...waits) / 1000));
+      throw new ApiError(
+        'policy.models_unavailable',
+        `Every model that could serve this request is held out after provider failures; the first is tried again in about ${retryAfterS} s.`,
+        {
+          headers: { 'Retry-After': String(retryAfterS) },
+          details: {
+            retryAfterSeconds: retryAfterS,
+            excluded: plan.excluded,
+            decision: decisionOf(plan, [], budget),
+          },
+        },
+      );
+    }
     throw new ApiError(
       'policy.no_eligible_model',
       'No model in the catalog satisfies this request’s policy.',

@@ -35,15 +35,18 @@ describe('decideRetry: the error table of providers.md', () => {
     expect(decideRetry(error(kind), context).action).toBe(action);
   });
 
-  it.each(['auth', 'permission', 'quota_exhausted', 'not_found'] as const)(
-    '%s opens the provider’s circuit',
-    (kind) => {
-      expect(decideRetry(error(kind), context)).toMatchObject({
-        action: 'failover',
-        openProviderCircuit: true,
-      });
-    },
-  );
+  it.each(['auth', 'permission', 'quota_exhausted'] as const)('%s opens the provider’s circuit', (kind) => {
+    expect(decideRetry(error(kind), context)).toMatchObject({
+      action: 'failover',
+      openProviderCircuit: true,
+    });
+  });
+
+  it('fails over on not_found without opening the circuit of the provider’s other models', () => {
+    const decision = decideRetry(error('not_found'), context);
+    expect(decision.action).toBe('failover');
+    expect(decision).not.toHaveProperty('openProviderCircuit');
+  });
 
   it('lets a context overflow fail over only to a larger window', () => {
     expect(decideRetry(error('context_overflow'), context)).toMatchObject({ minContextTokens: 8001 });

@@ -80,7 +80,8 @@ describe('runAttempts follows the error table', () => {
     { kind: 'auth', calls: ['a', 'c'], outcome: 'ok:c' },
     { kind: 'permission', calls: ['a', 'c'], outcome: 'ok:c' },
     { kind: 'quota_exhausted', calls: ['a', 'c'], outcome: 'ok:c' },
-    { kind: 'not_found', calls: ['a', 'c'], outcome: 'ok:c' },
+    // A 404 names one model id: b, another model of the same provider, is still tried.
+    { kind: 'not_found', calls: ['a', 'b'], outcome: 'ok:b' },
   ] as const)('$kind on the first model → calls $calls, $outcome', async ({ kind, calls, outcome }) => {
     const result = await run({ a: { kind } });
     expect(result.calls).toEqual(calls);
