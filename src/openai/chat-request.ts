@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatNeutralFields, ignoredFields } from './neutral-knobs';
 import { valveOptionsSchema } from './valve-options';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's
@@ -8,16 +9,19 @@ import { valveOptionsSchema } from './valve-options';
 const partSchema = z.looseObject({ type: z.string() });
 const contentSchema = z.union([z.string(), z.array(partSchema)]);
 
+// Every field OpenAI documents on a message is accepted, null included, so that a message read back
+// from a completion (`message.model_dump()`, `.to_dict()`) can be sent again as it is.
+
 const instructionMessageSchema = z.strictObject({
   role: z.enum(['system', 'developer']),
   content: contentSchema,
-  name: z.string().optional(),
+  name: z.string().nullish(),
 });
 
 const userMessageSchema = z.strictObject({
   role: z.literal('user'),
   content: contentSchema,
-  name: z.string().optional(),
+  name: z.string().nullish(),
 });
 
 export const wireToolCallSchema = z.strictObject({
@@ -29,15 +33,23 @@ export const wireToolCallSchema = z.strictObject({
 const assistantMessageSchema = z.strictObject({
   role: z.literal('assistant'),
   content: contentSchema.nullish(),
-  name: z.string().optional(),
+  name: z.string().nullish(),
   refusal: z.string().nullish(),
-  tool_calls: z.array(wireToolCallSchema).optional(),
+  tool_calls: z.array(wireToolCallSchema).nullish(),
+  /** URL citations of a web search answer: nothing the model needs again. */
+  annotations: z.array(z.unknown()).nullish(),
+  /** An earlier audio answer; Valve answers in text, so there is none to refer to. */
+  audio: z.null().optional(),
+  /** Deprecated form of `tool_calls`, sent as null by SDKs that read it back. */
+  function_call: z.null().optional(),
 });
 
 const toolMessageSchema = z.strictObject({
   role: z.literal('tool'),
   content: contentSchema,
   tool_call_id: z.string().min(1),
+  /** The tool's name, as litellm's and older clients' tool loops send it. */
+  name: z.string().nullish(),
 });
 
 export const chatMessageSchema = z.discriminatedUnion('role', [
@@ -52,8 +64,8 @@ export const functionToolSchema = z.strictObject({
   type: z.literal('function'),
   function: z.strictObject({
     name: z.string().min(1),
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    description: z.string().nullish(),
+    parameters: z.record(z.string(), z.unknown()).nullish(),
     strict: z.boolean().nullish(),
   }),
 });
@@ -65,14 +77,14 @@ export const chatRequestSchema = z.strictObject({
   stream_options: z
     .strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() })
     .nullish(),
-  tools: z.array(functionToolSchema).optional(),
+  tools: z.array(functionToolSchema).nullish(),
   tool_choice: z
     .union([
       z.enum(['none', 'auto', 'required']),
       z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string() }) }),
     ])
-    .optional(),
-  parallel_tool_calls: z.boolean().optional(),
+    .nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   stop: z.union([z.string(), z.array(z.string()).max(4)]).nullish(),
@@ -85,18 +97,18 @@ export const chatRequestSchema = z.strictObject({
         type: z.literal('json_schema'),
         json_schema: z.strictObject({
           name: z.string().min(1),
-          description: z.string().optional(),
-          schema: z.record(z.string(), z.unknown()).optional(),
+          description: z.string().nullish(),
+          schema: z.record(z.string(), z.unknown()).nullish(),
           strict: z.boolean().nullish(),
         }),
       }),
     ])
-    .optional(),
+    .nullish(),
   max_tokens: z.number().int().min(1).nullish(),
   max_completion_tokens: z.number().int().min(1).nullish(),
   n: z.number().int().min(1).max(1, 'Valve answers one choice: n must be 1').nullish(),
-  /** An end-user id for abuse monitoring at OpenAI; Valve keeps no content and ignores it. */
-  user: z.string().optional(),
+  ...ignoredFields,
+  ...chatNeutralFields,
   valve: valveOptionsSchema.optional(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

@@ -116,13 +116,13 @@ function turnsOf(messages: ChatMessage[]): {
 function toolsOf(request: ChatRequest): Capability[] {
   return (request.tools ?? []).map((tool) => ({
     name: tool.function.name,
-    ...(tool.function.description !== undefined && { description: tool.function.description }),
+    ...(tool.function.description != null && { description: tool.function.description }),
     inputSchema: tool.function.parameters ?? { type: 'object', properties: {} },
   }));
 }
 
 function toolChoiceOf(request: ChatRequest, tools: Capability[]): ToolChoice | undefined {
-  const choice = request.tool_choice;
+  const choice = request.tool_choice ?? undefined;
   if (choice === undefined || typeof choice === 'string') return choice;
   if (!tools.some((tool) => tool.name === choice.function.name))
     throw invalidParam(['tool_choice', 'function', 'name'], `names no tool of 'tools'`);
@@ -141,7 +141,7 @@ export function chatToReason(request: ChatRequest): DoorRequest {
     conversation: turns,
     tools,
     toolChoice: toolChoiceOf(request, tools),
-    parallelToolCalls: request.parallel_tool_calls,
+    parallelToolCalls: request.parallel_tool_calls ?? undefined,
     sampling: {
       temperature: request.temperature ?? undefined,
       topP: request.top_p ?? undefined,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ignoredFields, responsesNeutralFields } from './neutral-knobs';
 import { valveOptionsSchema } from './valve-options';
 
 // The Responses API request body as Valve accepts it: stateless (no stored responses, no server-side
@@ -25,13 +26,13 @@ export const responsesRequestSchema = z.strictObject({
         strict: z.boolean().nullish(),
       }),
     )
-    .optional(),
+    .nullish(),
   tool_choice: z
     .union([
       z.enum(['none', 'auto', 'required']),
       z.strictObject({ type: z.literal('function'), name: z.string() }),
     ])
-    .optional(),
+    .nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
@@ -45,16 +46,17 @@ export const responsesRequestSchema = z.strictObject({
           z.strictObject({
             type: z.literal('json_schema'),
             name: z.string().min(1),
-            description: z.string().optional(),
+            description: z.string().nullish(),
             schema: z.record(z.string(), z.unknown()),
             strict: z.boolean().nullish(),
           }),
         ])
-        .optional(),
+        .nullish(),
+      verbosity: z.enum(['low', 'medium', 'high']).nullish(),
     })
-    .optional(),
-  metadata: z.record(z.string(), z.string()).nullish(),
-  user: z.string().optional(),
+    .nullish(),
+  ...ignoredFields,
+  ...responsesNeutralFields,
   valve: valveOptionsSchema.optional(),
 });
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;

@@ -47,7 +47,7 @@ function stateless(request: ResponsesRequest): void {
       ['previous_response_id'],
       'Valve keeps no content: send the whole conversation as input',
     );
-  if (request.conversation !== undefined)
+  if (request.conversation != null)
     throw invalidParam(['conversation'], 'Valve keeps no content: send the whole conversation as input');
 }
 
@@ -108,7 +108,7 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
     ...(tool.description != null && { description: tool.description }),
     inputSchema: tool.parameters ?? { type: 'object', properties: {} },
   }));
-  const choice = request.tool_choice;
+  const choice = request.tool_choice ?? undefined;
   if (typeof choice === 'object' && !tools.some((tool) => tool.name === choice.name))
     throw invalidParam(['tool_choice', 'name'], `names no tool of 'tools'`);
   const format = request.text?.format;

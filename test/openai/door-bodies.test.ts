@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { createKey, postJson } from '../helpers/api';
+
+// What real OpenAI clients send every day: a message read back from a completion and sent again, tool
+// messages with a name, explicit nulls, and the neutral values of knobs Valve does not implement. Each
+// is accepted; a value Valve could not honour is a 400 whose `param` names it.
+
+const post = (key: string, path: string, body: unknown) =>
+  postJson(`/openai/v1/${path}`, body, { Authorization: `Bearer ${key}` });
+
+interface ErrorJson {
+  error: { message: string; type: string; param: string | null; code: string };
+}
+
+const user = { role: 'user', content: 'Say hello.' };
+
+describe('Chat Completions bodies real clients send', () => {
+  it('takes back an assistant message as model_dump() writes it, every null included', async () => {
+    const { key } = await createKey();
+    const first = await post(key, 'chat/completions', { model: 'auto', messages: [user] });
+    const message = ((await first.json()) as { choices: { message: Record<string, unknown> }[] }).choices[0]
+      ?.message;
+    const dumped = {
+      refusal: null,
+      annotations: [],
+      audio: null,
+      function_call: null,
+      tool_calls: null,
+      name: null,
+      ...message,
+    };
+    const res = await post(key, 'chat/completions', {
+      model: 'auto',
+      messages: [{ role: 'system', content: 'Be brief.', name: null }, user, dumped, { ...user, name: null }],
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('takes a tool message with the tool’s name, as litellm’s tool loop sends it', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'chat/completions', {
+      model: 'auto',
+      messages: [
+        user,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', name: 'f', content: 'done' },
+      ],
+      tools: [
+        { type: 'function', function: { name: 'f', description: null, parameters: { type: 'object' } } },
+      ],
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('reads explicit nulls as absent and neutral values of unimplemented knobs as asking nothing', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'chat/completions', {
+      model: 'auto',
+      messages: [user],
+      tools: null,
+      tool_choice: null,
+      response_format: null,
+      user: null,
+      parallel_tool_calls: null,
+      frequency_penalty: 0,
+      presence_penalty: 0,
+      logprobs: false,
+      top_logprobs: 0,
+      logit_bias: {},
+      store: false,
+      modalities: ['text'],
+      metadata: { team: 'a' },
+      service_tier: 'auto',
+      prompt_cache_key: 'k',
+      safety_identifier: 'u-1',
+      audio: null,
+      prediction: null,
+      reasoning_effort: 'low',
+      verbosity: 'low',
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['n', 2],
+    ['logprobs', true],
+    ['store', true],
+    ['logit_bias', { '50256': -100 }],
+    ['frequency_penalty', 0.5],
+    ['modalities', ['text', 'audio']],
+    ['audio', { voice: 'alloy', format: 'mp3' }],
+  ])('refuses %s = %j with a 400 naming it', async (field, value) => {
+    const { key } = await createKey();
+    const res = await post(key, 'chat/completions', { model: 'auto', messages: [user], [field]: value });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorJson).error.param).toBe(field);
+  });
+});
+
+describe('Responses API bodies real clients send', () => {
+  it('reads explicit nulls and neutral values as absent', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'responses', {
+      model: 'auto',
+      input: 'Say hello.',
+      conversation: null,
+      user: null,
+      tools: null,
+      tool_choice: null,
+      include: [],
+      background: false,
+      truncation: 'disabled',
+      store: false,
+      reasoning: { effort: 'low' },
+      text: { format: { type: 'text' }, verbosity: 'low' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses include with items and background: true, naming them', async () => {
+    const { key } = await createKey();
+    for (const [field, value] of [
+      ['include', ['reasoning.encrypted_content']],
+      ['background', true],
+    ] as const) {
+      const res = await post(key, 'responses', { model: 'auto', input: 'Hi', [field]: value });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as ErrorJson).error.param).toBe(field);
+    }
+  });
+});
