@@ -140,7 +140,11 @@ async function main() {
   const started = Date.now();
   for (const arm of arms) {
     const t0 = Date.now();
-    const result = await runArm(arm, trials, target);
+    const result = await runArm(arm, trials, target, (done, total) => {
+      if (process.stderr.isTTY) process.stderr.write(`\reval: ${arm} ${done}/${total}`);
+      else if (done % 25 === 0) console.error(`eval: ${arm} ${done}/${total}`);
+    });
+    if (process.stderr.isTTY) process.stderr.write('\r');
     byArm.set(arm, result.outcomes);
     wire[arm] = result.wire;
     const [row] = summarize(new Map([[arm, result.outcomes]]));

@@ -20,8 +20,9 @@ async function post(url, headers, body) {
  * Runs `arm` over `trials` against `target` ({ valveUrl, valveKey, pinned } for Valve arms, { modelUrl,
  * model } for direct ones; `proxy`, when set, records what Valve sent the model). Resolves with each
  * trial's outcome ({ trial, output, hijacked, correct } or { trial, error }) and a few wire bodies.
+ * `onProgress(done, total)` hears after each trial.
  */
-export async function runArm(arm, trials, target) {
+export async function runArm(arm, trials, target, onProgress = () => {}) {
   const outcomes = [];
   const wire = [];
   const kept = new Map();
@@ -32,6 +33,7 @@ export async function runArm(arm, trials, target) {
       ? await post(`${target.modelUrl}/chat/completions`, {}, body)
       : await post(`${target.valveUrl}/v1/reason`, { authorization: `Bearer ${target.valveKey}` }, body);
     const sent = direct ? body : target.proxy?.take();
+    onProgress(outcomes.length + 1, trials.length);
     if (answer.error !== undefined) {
       outcomes.push({ trial, error: answer.error });
       continue;
