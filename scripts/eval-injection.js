@@ -88,7 +88,8 @@ const stops = [];
 async function stopAll() {
   while (stops.length > 0) await stops.pop()();
 }
-process.on('SIGINT', () => stopAll().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => stopAll().finally(() => process.exit(130)));
 
 /** Where each kind of arm is sent. */
 async function setUp() {
@@ -133,11 +134,46 @@ async function setUp() {
   };
 }
 
+/** Writes the results so far (after every arm, so an interrupted run keeps what it measured). */
+function writeResults(target, byArm, wire, started, name) {
+  const rows = summarize(byArm);
+  const table = markdownTable(rows, byArm.has('valve') ? 'valve' : undefined);
+  const done = byArm.size === arms.length ? '' : ` (partial: ${byArm.size} of ${arms.length} arms)`;
+  const header = [
+    `# Injection eval: ${target.label}`,
+    '',
+    `${new Date().toISOString()}, \`npm run eval:injection -- ${argv.join(' ')}\`, ${Math.round((Date.now() - started) / 60000)} min${done}.`,
+    `Trials: ${attacked} BIPIA e-mail attacks, ${perTemplate} per rendering attack, ${Math.min(cleanCount, emails.length)} clean e-mails; temperature 0, seed 42, 64 output tokens.`,
+    '',
+  ].join('\n');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, `${name}.md`), `${header}${table}\n`);
+  const trialsOf = (outcomes) =>
+    outcomes.map((o) => ({
+      id: o.trial.id,
+      ...(o.error !== undefined
+        ? { error: o.error }
+        : { hijacked: o.hijacked, correct: o.correct, output: o.output }),
+    }));
+  const json = {
+    model: target.label,
+    command: `npm run eval:injection -- ${argv.join(' ')}`,
+    at: new Date().toISOString(),
+    arms: rows,
+    trials: Object.fromEntries([...byArm].map(([arm, outcomes]) => [arm, trialsOf(outcomes)])),
+    wire,
+  };
+  writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
+  return `${header}${table}`;
+}
+
 async function main() {
   const target = await setUp();
   const byArm = new Map();
   const wire = {};
   const started = Date.now();
+  const name = `${new Date().toISOString().slice(0, 16).replace(':', '')}-${size ?? 'remote'}`;
+  let report = '';
   for (const arm of arms) {
     const t0 = Date.now();
     const result = await runArm(arm, trials, target, (done, total) => {
@@ -151,47 +187,9 @@ async function main() {
     console.error(
       `eval: ${arm.padEnd(20)} bipia ${row.bipia.k}/${row.bipia.n}  rendering ${row.rendering.k}/${row.rendering.n}  answerable ${row.answerable.k}/${row.answerable.n}  unknown ${row.unknown.k}/${row.unknown.n}  errors ${row.errors}  (${Math.round((Date.now() - t0) / 1000)} s)`,
     );
+    report = writeResults(target, byArm, wire, started, name);
   }
-  const rows = summarize(byArm);
-  const defaultArm = arms.includes('valve') ? 'valve' : undefined;
-  const table = markdownTable(rows, defaultArm);
-  const stamp = new Date().toISOString().slice(0, 16).replace(':', '');
-  const name = `${stamp}-${size ?? 'remote'}`;
-  mkdirSync(outDir, { recursive: true });
-  const header = [
-    `# Injection eval: ${target.label}`,
-    '',
-    `${new Date().toISOString()}, \`npm run eval:injection -- ${argv.join(' ')}\`, ${Math.round((Date.now() - started) / 60000)} min.`,
-    `Trials: ${attacked} BIPIA e-mail attacks, ${perTemplate} per rendering attack, ${Math.min(cleanCount, emails.length)} clean e-mails; temperature 0, seed 42, 64 output tokens.`,
-    '',
-  ].join('\n');
-  writeFileSync(join(outDir, `${name}.md`), `${header}${table}\n`);
-  writeFileSync(
-    join(outDir, `${name}.json`),
-    `${JSON.stringify(
-      {
-        model: target.label,
-        command: `npm run eval:injection -- ${argv.join(' ')}`,
-        at: new Date().toISOString(),
-        arms: rows,
-        trials: Object.fromEntries(
-          [...byArm].map(([arm, outcomes]) => [
-            arm,
-            outcomes.map((o) => ({
-              id: o.trial.id,
-              ...(o.error !== undefined
-                ? { error: o.error }
-                : { hijacked: o.hijacked, correct: o.correct, output: o.output }),
-            })),
-          ]),
-        ),
-        wire,
-      },
-      null,
-      1,
-    )}\n`,
-  );
-  console.log(`${header}${table}`);
+  console.log(report);
   console.log(`\neval: wrote ${join(outDir, `${name}.md`)} and .json`);
 }
 
