@@ -118,8 +118,9 @@ describe('the AI SDK against /openai/v1', () => {
     const errors = RetryError.isInstance(failure) ? failure.errors : [failure];
     const statuses = errors.map((error) => (APICallError.isInstance(error) ? error.statusCode : undefined));
     // The AI SDK does not read x-should-retry: it sends the 502 again, and the bad key's open circuit
-    // answers that retry with a 422 (no eligible model) that it does not retry.
-    expect(statuses).toEqual([502, 422]);
-    expect(door.count('/openai/v1/chat/completions')).toBe(2);
+    // answers each retry with a retryable 503 (the models are held out until the circuit's probe), which
+    // it retries until its own limit.
+    expect(statuses).toEqual([502, 503, 503]);
+    expect(door.count('/openai/v1/chat/completions')).toBe(3);
   });
 });
