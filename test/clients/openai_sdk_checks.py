@@ -29,24 +29,23 @@ def check(name):
     return wrap
 
 
-@check("model_dump round trip")
-def model_dump_round_trip(client):
-    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Say hello."}]
-    first = client.chat.completions.create(model="auto", messages=messages)
-    messages.append(first.choices[0].message.model_dump())
-    messages.append({"role": "user", "content": "Again."})
-    second = client.chat.completions.create(model="auto", messages=messages)
-    report("model_dump round trip", second.choices[0].message.content, second.id)
+def round_trip(name, dump):
+    """A completion's message, serialized by the SDK's `dump`, sent back as the next turn's history."""
+
+    @check(name)
+    def run(client):
+        messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Say hello."}]
+        first = client.chat.completions.create(model="auto", messages=messages)
+        messages.append(dump(first.choices[0].message))
+        messages.append({"role": "user", "content": "Again."})
+        second = client.chat.completions.create(model="auto", messages=messages)
+        report(name, second.choices[0].message.content, second.id)
+
+    return run
 
 
-@check("to_dict round trip")
-def to_dict_round_trip(client):
-    messages = [{"role": "user", "content": "Say hello."}]
-    first = client.chat.completions.create(model="auto", messages=messages)
-    messages.append(first.choices[0].message.to_dict())
-    messages.append({"role": "user", "content": "Again."})
-    second = client.chat.completions.create(model="auto", messages=messages)
-    report("to_dict round trip", second.choices[0].message.content, second.id)
+model_dump_round_trip = round_trip("model_dump round trip", lambda message: message.model_dump())
+to_dict_round_trip = round_trip("to_dict round trip", lambda message: message.to_dict())
 
 
 @check("models.retrieve with a slash")

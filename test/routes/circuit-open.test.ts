@@ -1,12 +1,8 @@
-import { runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readHealth, resetHealthCache } from '../../src/health/health-client';
-import { healthStubOf } from '../../src/health/health-stub';
-import { healthKey } from '../../src/health/health-types';
-import type { ModelHealth } from '../../src/health/model-health';
+import { resetHealthCache } from '../../src/health/health-client';
 import { createKey } from '../helpers/api';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
+import { seedOpenCircuit } from '../helpers/seed-health';
 import { callWithCatalog, reasonWithCatalog } from '../helpers/with-catalog';
 
 // A model kept out only by an open circuit (its provider failing right now) is a temporary refusal:
@@ -14,22 +10,7 @@ import { callWithCatalog, reasonWithCatalog } from '../helpers/with-catalog';
 
 const catalog = catalogOf([simModel('flaky-now')]);
 
-async function openCircuit(): Promise<void> {
-  const stub = env.MODEL_HEALTH.getByName('global');
-  await runInDurableObject(stub, (instance: ModelHealth) => {
-    const records = (instance as unknown as { records: Map<string, unknown> }).records;
-    records.set(healthKey('sim', 'flaky-now'), {
-      samples: 0,
-      errorRate: 1,
-      consecutiveFailures: 3,
-      lastErrorKind: 'server',
-      openedAt: Date.now(),
-      updatedAt: Date.now(),
-    });
-  });
-  resetHealthCache();
-  await readHealth(healthStubOf(env), Date.now());
-}
+const openCircuit = () => seedOpenCircuit('flaky-now', Date.now());
 
 afterEach(() => resetHealthCache());
 

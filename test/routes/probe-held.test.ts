@@ -1,12 +1,9 @@
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { readHealth, resetHealthCache } from '../../src/health/health-client';
-import { healthStubOf } from '../../src/health/health-stub';
-import { healthKey } from '../../src/health/health-types';
-import type { ModelHealth } from '../../src/health/model-health';
+import { resetHealthCache } from '../../src/health/health-client';
 import { createKey } from '../helpers/api';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
+import { seedOpenCircuit } from '../helpers/seed-health';
 import { reasonWithCatalog } from '../helpers/with-catalog';
 
 const catalog = catalogOf([simModel('probe-held')]);
@@ -15,21 +12,9 @@ describe('a half-open circuit whose single probe another request holds', () => {
   it('answers 503 limit.circuit_probing with Retry-After and nothing spent, not a budget refusal', async () => {
     const { key } = await createKey('probe-wait', ['reason']);
     const stub = env.MODEL_HEALTH.getByName('global');
-    // The model failed long ago: its circuit is open past the cooldown, so half-open.
-    await runInDurableObject(stub, (instance: ModelHealth) => {
-      const records = (instance as unknown as { records: Map<string, unknown> }).records;
-      records.set(healthKey('sim', 'probe-held'), {
-        samples: 0,
-        errorRate: 1,
-        consecutiveFailures: 3,
-        lastErrorKind: 'server',
-        openedAt: Date.now() - 3_600_000,
-        updatedAt: Date.now() - 3_600_000,
-      });
-    });
-    // This isolate's copy says half-open, as it would for every request of the next few seconds…
-    resetHealthCache();
-    await readHealth(healthStubOf(env), Date.now());
+    // The model failed long ago: its circuit is open past the cooldown, so half-open in this isolate's
+    // copy, as it would be for every request of the next few seconds…
+    await seedOpenCircuit('probe-held', Date.now() - 3_600_000);
     // …and another request has taken the probe.
     expect(await stub.claimProbe('sim', 'probe-held')).toBe(true);
 
