@@ -191,7 +191,6 @@ export function localCatalog(modelUrl, size, promptMode) {
 
 /** `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars; resolves with its key. */
 export async function startValve(work, port, catalog) {
-  const { writeFileSync, readFileSync } = await import('node:fs');
   mkdirSync(work, { recursive: true });
   const devVars = join(work, '.dev.vars');
   writeFileSync(devVars, `VALVE_CATALOG=${JSON.stringify(catalog)}\n`);
