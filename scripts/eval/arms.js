@@ -9,8 +9,20 @@ export const maxOutputTokens = 64;
 
 /** Arms that need the model's own endpoint. */
 export const directArms = ['naive-after', 'naive-before', 'system-user'];
-/** Valve arms: `valve` leaves the mode to the model's catalog entry; the others force one mode each. */
-export const valveArms = ['valve', 'valve:tags', 'valve:tags+datamark', 'valve:json', 'valve:tags+base64'];
+/**
+ * Valve arms: `valve` leaves the rendering to the model's catalog entry; `valve:<mode>` forces one mode
+ * (`rendering.mode`), `valve@<layout>` one layout (`rendering.layout`), and `valve:<mode>@<layout>` both.
+ */
+export const valveArms = [
+  'valve',
+  'valve:tags',
+  'valve:tags+datamark',
+  'valve:json',
+  'valve:tags+base64',
+  'valve@system',
+  'valve@after-data',
+  'valve:tags+datamark@after-data',
+];
 export const allArms = [...directArms, ...valveArms];
 /** The arm every other is compared with (McNemar, "half of naive"). */
 export const referenceArm = 'naive-after';
@@ -42,7 +54,9 @@ export function directBody(arm, trial, model) {
 /** The Reason request of a Valve arm; `pinned` is "provider/model" or undefined. */
 export function valveBody(arm, trial, pinned) {
   if (!valveArms.includes(arm)) throw new Error(`not a Valve arm: ${arm}`);
-  const mode = arm === 'valve' ? undefined : arm.slice('valve:'.length);
+  const [head, layout] = arm.split('@');
+  const mode = head === 'valve' ? undefined : head.slice('valve:'.length);
+  const rendering = { ...(mode ? { mode } : {}), ...(layout ? { layout } : {}) };
   const [provider, ...rest] = pinned ? pinned.split('/') : [];
   return {
     task: 'answer',
@@ -53,7 +67,7 @@ export function valveBody(arm, trial, pinned) {
       ...(pinned ? { pinned: { provider, model: rest.join('/') }, allowFallback: false } : {}),
       maxOutputTokens,
     },
-    ...(mode ? { rendering: { mode } } : {}),
+    ...(mode || layout ? { rendering } : {}),
   };
 }
 

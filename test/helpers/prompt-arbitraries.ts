@@ -2,10 +2,11 @@ import fc from 'fast-check';
 import type {
   ContextItem,
   ConversationTurn,
+  PromptLayout,
   PromptMode,
   ReasonRequest,
 } from '../../src/contracts/reason-request';
-import { promptModes } from '../../src/contracts/reason-request';
+import { promptLayouts, promptModes } from '../../src/contracts/reason-request';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import type { RenderCase } from './prompt-invariants';
 
@@ -160,6 +161,7 @@ export const nonce = fc.string({
   maxLength: 32,
 });
 export const mode: fc.Arbitrary<PromptMode> = fc.constantFrom(...promptModes);
+export const layout: fc.Arbitrary<PromptLayout | undefined> = fc.constantFrom(undefined, ...promptLayouts);
 
 function withMark(request: ReasonRequest, mark: string): ReasonRequest {
   const [first, ...rest] = request.context ?? [];
@@ -167,12 +169,13 @@ function withMark(request: ReasonRequest, mark: string): ReasonRequest {
   return { ...request, context: [{ ...first, content: `${mark}${first.content}${mark}` }, ...rest] };
 }
 
-/** A full case: request, nonce, canary, mode, sometimes a size limit, and a sentinel. */
+/** A full case: request, nonce, canary, mode, layout, sometimes a size limit, and a sentinel. */
 export const renderCase: fc.Arbitrary<RenderCase> = fc
   .record({
     request,
     nonce,
     mode,
+    layout,
     maxItemChars: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined, freq: 4 }),
     sentinel: fc.string({
       unit: fc.constantFrom(...'ABCDEFGHJKLMNPQRSTUVWXYZ'),
@@ -181,9 +184,9 @@ export const renderCase: fc.Arbitrary<RenderCase> = fc
     }),
     markInFirst: fc.boolean(),
   })
-  .map(({ request, nonce, mode, maxItemChars, sentinel, markInFirst }) => ({
+  .map(({ request, nonce, mode, layout, maxItemChars, sentinel, markInFirst }) => ({
     // Sometimes the input already holds this request's datamark character, which must be stripped.
     request: markInFirst ? withMark(request, datamarkChar(nonce)) : request,
     sentinel: `SNT${sentinel}`,
-    options: { nonce, canary: nonce.slice(0, 16), mode, maxItemChars },
+    options: { nonce, canary: nonce.slice(0, 16), mode, layout, maxItemChars },
   }));

@@ -168,9 +168,10 @@ function endsWithRestatement(request: ReasonRequest): boolean {
   return request.conversation?.at(-1)?.role !== 'user';
 }
 
-function restatesTaskLabel(request: ReasonRequest): boolean {
+function restatesTaskLabel(request: ReasonRequest, layout: RenderOptions['layout']): boolean {
   const instructions = request.instructions.trim();
-  return endsWithRestatement(request) && (instructions === '' || instructions.length > restateLimit);
+  const long = layout !== 'after-data' && instructions.length > restateLimit;
+  return endsWithRestatement(request) && (instructions === '' || long);
 }
 
 /**
@@ -197,7 +198,7 @@ function expectedRemovals(c: RenderCase): number {
   const count = (text: string) =>
     removeInvisible(text).removed + (mark === undefined ? 0 : text.split(mark).length - 1);
   // The task's label is rendered only where the request is restated and the instructions are not.
-  let total = restatesTaskLabel(c.request) ? count(c.request.task) : 0;
+  let total = restatesTaskLabel(c.request, c.options.layout) ? count(c.request.task) : 0;
   for (const item of c.request.context ?? []) {
     total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
     if (item.label !== undefined) total += count(item.label);

@@ -157,6 +157,7 @@ export function oldRenderPrompt(request: ReasonRequest, options: RenderOptions):
     nonce,
     canary,
     mode,
+    layout: 'system',
     warnings: tallyWarnings(tally),
     tainted: untrusted.length + toolResults > 0,
   };

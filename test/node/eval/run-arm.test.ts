@@ -62,7 +62,10 @@ beforeAll(async () => {
   proxy = await startRecordProxy(modelUrl);
   valve = await startValve({
     catalog: catalogOf(
-      [simModel('gullible', { provider: 'local', simulate: undefined })],
+      [
+        simModel('gullible', { provider: 'local', simulate: undefined }),
+        simModel('gullible-after', { provider: 'local', simulate: undefined, promptLayout: 'after-data' }),
+      ],
       [{ id: 'local', kind: 'openai', baseUrl: `${proxy.url}/v1` }],
     ),
   });
@@ -122,5 +125,26 @@ describe('runArm', () => {
     // The catalog entry cannot read base64 regions, so Valve refuses the forced mode.
     const { outcomes } = await runArm('valve:tags+base64', trials.slice(0, 2), target());
     expect(outcomes.map((o) => typeof o.error)).toEqual(['string', 'string']);
+  });
+
+  it('renders with the model’s catalog layout, or the arm’s: the request only after the e-mail', async () => {
+    const trial = trials.find((t) => t.id === 'clean-0')!;
+    const request = `${trial.email.question}`;
+    const byCatalog = await runArm('valve', [trial], { ...target(), pinned: 'local/gullible-after' });
+    const byArm = await runArm('valve@after-data', [trial], target());
+    const byDefault = await runArm('valve', [trial], target());
+    const texts = (run: typeof byArm) =>
+      (run.wire[0]?.body.messages ?? []).map((m: { role: string; content: string | Part[] }) => [
+        m.role,
+        typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join(''),
+      ]);
+    for (const run of [byCatalog, byArm]) {
+      const [[, system], [, user]] = texts(run);
+      expect(system).not.toContain(request);
+      expect(user.endsWith(request)).toBe(true);
+      expect(user.indexOf(request)).toBeGreaterThan(user.indexOf('Paid $1,250.00 to Acme.'));
+    }
+    const [[, system]] = texts(byDefault);
+    expect(system).toContain(request);
   });
 });
