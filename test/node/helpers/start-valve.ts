@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readD1Migrations } from '@cloudflare/vitest-pool-workers';
@@ -37,9 +37,26 @@ interface MigrationTarget {
   prepare(query: string): { run(): Promise<unknown> };
 }
 
+/**
+ * The D1 section of wrangler.toml alone: the platform proxy that migrates the database then has no
+ * Durable Object bindings whose classes it cannot find (workerd warns about each of them).
+ */
+function d1OnlyConfig(persistDir: string): string {
+  const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
+  const d1 = /\[\[d1_databases\]\][^[]*/.exec(toml)?.[0];
+  if (d1 === undefined) throw new Error('wrangler.toml has no [[d1_databases]] section');
+  const path = join(persistDir, 'd1-only.toml');
+  const migrations = join(root, 'migrations');
+  writeFileSync(
+    path,
+    `name = "valve-migrations"\ncompatibility_date = "2026-04-01"\n${d1.replace(/migrations_dir = .*/, `migrations_dir = ${JSON.stringify(migrations)}`)}`,
+  );
+  return path;
+}
+
 async function applyMigrations(persistDir: string): Promise<void> {
   const proxy = await getPlatformProxy<{ DB: MigrationTarget }>({
-    configPath: join(root, 'wrangler.toml'),
+    configPath: d1OnlyConfig(persistDir),
     persist: { path: join(persistDir, 'v3') },
   });
   try {
