@@ -112,6 +112,7 @@ export const decisionSchema = z.strictObject({
 export type Decision = z.infer<typeof decisionSchema>;
 
 export const warningSchema = z.strictObject({ code: z.string(), message: z.string() });
+export type Warning = z.infer<typeof warningSchema>;
 
 export const receiptSchema = z.strictObject({
   jws: z.string(),

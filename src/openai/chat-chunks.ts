@@ -1,5 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { StreamEvent } from '../streaming/stream-events';
 import {
@@ -25,6 +25,8 @@ export interface ChunkOptions {
   allowTaintedDestructive: boolean;
   createdSec: number;
   requestId: string;
+  /** The door's own warnings for the `valve` extension (knobs it did not apply). */
+  notes?: readonly Warning[];
 }
 
 const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
@@ -79,7 +81,7 @@ export async function* chatChunks(
         for (const [index, call] of calls.entries()) yield frame(chunk({ tool_calls: [{ index, ...call }] }));
         if (held.note && response.output.format === 'text' && response.output.text === '')
           yield frame(chunk({ content: held.note }));
-        const valve = valveExtensionOf(response, held);
+        const valve = valveExtensionOf(response, held, options.notes);
         const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
         yield frame(chunk({}, finish, { valve }));
         if (options.includeUsage) {

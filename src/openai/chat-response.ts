@@ -1,4 +1,4 @@
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import type { HeldBack } from './hold-back';
 
 // A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the
@@ -53,18 +53,28 @@ export function wireToolCallsOf(held: HeldBack) {
 
 /**
  * The `valve` extension: the signed Reason response, exactly the shape `valve-verify disclose` reads,
- * with one `openai.tool_call_held` warning per call held back (warnings are not committed to).
+ * with one `openai.tool_call_held` warning per call held back and the door's own `notes` (knobs it
+ * did not apply) after the pipeline's warnings (warnings are not committed to).
  */
-export function valveExtensionOf(response: ReasonResponse, held: HeldBack): ReasonResponse {
-  if (held.held.length === 0) return response;
+export function valveExtensionOf(
+  response: ReasonResponse,
+  held: HeldBack,
+  notes: readonly Warning[] = [],
+): ReasonResponse {
+  if (held.held.length === 0 && notes.length === 0) return response;
   const warnings = held.held.map((call) => ({
     code: 'openai.tool_call_held',
     message: `Tool call ${call.id} (${call.name}) follows untrusted input and its tool is destructive: it was not handed to the client.`,
   }));
-  return { ...response, warnings: [...response.warnings, ...warnings] };
+  return { ...response, warnings: [...response.warnings, ...notes, ...warnings] };
 }
 
-export function chatCompletionOf(response: ReasonResponse, held: HeldBack, createdSec: number) {
+export function chatCompletionOf(
+  response: ReasonResponse,
+  held: HeldBack,
+  createdSec: number,
+  notes: readonly Warning[] = [],
+) {
   const toolCalls = wireToolCallsOf(held);
   return {
     id: completionIdOf(response.receiptId),
@@ -86,6 +96,6 @@ export function chatCompletionOf(response: ReasonResponse, held: HeldBack, creat
     ],
     usage: chatUsageOf(response),
     system_fingerprint: null,
-    valve: valveExtensionOf(response, held),
+    valve: valveExtensionOf(response, held, notes),
   };
 }

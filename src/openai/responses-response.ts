@@ -1,6 +1,7 @@
 import type { ReasonResponse } from '../contracts/reason-response';
 import { contentOf, modelIdOf, valveExtensionOf } from './chat-response';
 import type { HeldBack } from './hold-back';
+import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import type { ResponsesRequest } from './responses-request';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
@@ -105,6 +106,6 @@ export function finishedResponseOf(
     model: modelIdOf(response),
     output: outputItemsOf(response, held),
     usage: responsesUsageOf(response),
-    valve: valveExtensionOf(response, held),
+    valve: valveExtensionOf(response, held, ignoredWarnings(ignoredResponsesKnobs(shell.request))),
   });
 }

@@ -12,6 +12,7 @@ import { chatRequestSchema } from '../openai/chat-request';
 import { chatCompletionOf } from '../openai/chat-response';
 import { chatToReason } from '../openai/chat-to-reason';
 import { holdBack } from '../openai/hold-back';
+import { ignoredChatKnobs, ignoredWarnings } from '../openai/ignored-knobs';
 import { modelOf, modelsListOf } from '../openai/models-list';
 import { openaiErrorOf } from '../openai/openai-error';
 import { sseResponse } from '../openai/sse-response';
@@ -54,6 +55,7 @@ export const openaiRoutes = new Hono<AppEnv>()
         turnSources,
       };
       const allow = body.valve?.allowTaintedDestructive === true;
+      const notes = ignoredWarnings(ignoredChatKnobs(body));
       const createdSec = Math.floor(Date.now() / 1000);
       if (body.stream === true) {
         const { events, receiptId, abort, replayed } = await answerStream(c, run);
@@ -63,13 +65,14 @@ export const openaiRoutes = new Hono<AppEnv>()
           allowTaintedDestructive: allow,
           createdSec,
           requestId: c.get('requestId'),
+          notes,
         });
         return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
       }
       const { response, replayed } = await answerJson(c, run);
       const held = holdBack(response, request.tools, allow);
       return c.json(
-        chatCompletionOf(response, held, createdSec),
+        chatCompletionOf(response, held, createdSec, notes),
         200,
         doorHeaders(c, response.receiptId, replayed),
       );

@@ -14,6 +14,14 @@ interface ErrorJson {
 
 const user = { role: 'user', content: 'Say hello.' };
 
+/** The params of the `openai.param_ignored` warnings in a body's `valve` extension, in order. */
+function ignoredParams(json: unknown): string[] {
+  const warnings = (json as { valve?: { warnings?: { code: string; message: string }[] } }).valve?.warnings;
+  return (warnings ?? [])
+    .filter((w) => w.code === 'openai.param_ignored')
+    .map((w) => /^Valve did not apply ([\w.]+):/.exec(w.message)?.[1] ?? w.message);
+}
+
 describe('Chat Completions bodies real clients send', () => {
   it('takes back an assistant message as model_dump() writes it, every null included', async () => {
     const { key } = await createKey();
@@ -83,6 +91,21 @@ describe('Chat Completions bodies real clients send', () => {
       verbosity: 'low',
     });
     expect(res.status).toBe(200);
+    // The knobs that ask for something are accepted, and said to be ignored; the neutral ones are not.
+    expect(ignoredParams(await res.json())).toEqual(['reasoning_effort', 'verbosity']);
+  });
+
+  it('says which knobs it did not apply, in valve.warnings, streamed or not', async () => {
+    const { key } = await createKey();
+    const body = { model: 'auto', messages: [user], reasoning_effort: 'high', service_tier: 'flex' };
+    const res = await post(key, 'chat/completions', body);
+    expect(ignoredParams(await res.json())).toEqual(['reasoning_effort', 'service_tier']);
+    const streamed = await post(key, 'chat/completions', { ...body, stream: true });
+    const frames = (await streamed.text()).split('\n\n').filter((f) => f.startsWith('data: {'));
+    const finish = frames.map((f) => JSON.parse(f.slice(6)) as { valve?: unknown }).find((c) => c.valve);
+    expect(ignoredParams(finish)).toEqual(['reasoning_effort', 'service_tier']);
+    const plain = await post(key, 'chat/completions', { model: 'auto', messages: [user] });
+    expect(ignoredParams(await plain.json())).toEqual([]);
   });
 
   it.each([
@@ -119,6 +142,9 @@ describe('Responses API bodies real clients send', () => {
       text: { format: { type: 'text' }, verbosity: 'low' },
     });
     expect(res.status).toBe(200);
+    expect(ignoredParams(await res.json())).toEqual(['reasoning.effort', 'text.verbosity']);
+    const auto = await post(key, 'responses', { model: 'auto', input: 'Hi', truncation: 'auto' });
+    expect(ignoredParams(await auto.json())).toEqual(['truncation']);
   });
 
   it('refuses include with items and background: true, naming them', async () => {
