@@ -1,5 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
+import { holdBack } from '../door/hold-back';
 import { ApiError } from '../errors';
 import type { StreamEvent } from '../streaming/stream-events';
 import {
@@ -10,7 +11,6 @@ import {
   valveExtensionOf,
   wireToolCallsOf,
 } from './chat-response';
-import { holdBack } from './hold-back';
 import { openaiErrorOf } from './openai-error';
 
 // Valve's events as OpenAI `chat.completion.chunk`s: `data:` lines only (no `event:`), the role on

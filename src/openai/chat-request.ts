@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { valveOptionsSchema } from '../door/valve-options';
 import { chatNeutralFields, ignoredFields } from './neutral-knobs';
-import { valveOptionsSchema } from './valve-options';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's
 // are: a field Valve does not know is a 400 naming it. Content parts are read loosely here and

@@ -1,5 +1,5 @@
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
-import type { HeldBack } from './hold-back';
+import type { HeldBack } from '../door/hold-back';
 
 // A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the
 // completion id; the whole Reason response (receipt, cost, model, decision, warnings) rides in `valve`,

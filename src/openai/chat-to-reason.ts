@@ -1,8 +1,8 @@
 import type { Capability, ConversationTurn, ToolChoice } from '../contracts/reason-request';
-import { buildReasonRequest, type InstructionPart } from './build-reason-request';
+import { buildReasonRequest, type InstructionPart } from '../door/build-reason-request';
+import { invalidParam, type ParamPath } from '../door/invalid-param';
+import type { DoorRequest } from '../door/pipeline-request';
 import type { ChatMessage, ChatRequest } from './chat-request';
-import { invalidParam, type ParamPath } from './invalid-param';
-import type { DoorRequest } from './pipeline-request';
 
 // Chat Completions → Reason request, mapping version `openai.chat/1` (README "Use your OpenAI
 // client" documents every rule). Deterministic: the same body always gives the same request.

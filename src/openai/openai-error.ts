@@ -1,5 +1,5 @@
+import { openaiParamOf } from '../door/invalid-param';
 import type { ApiError } from '../errors';
-import { openaiParamOf } from './invalid-param';
 
 // Valve's one error type, rendered the way OpenAI clients read errors: `{ error: { message, type,
 // param, code } }` with the status codes the SDKs map to their exception classes, and the headers

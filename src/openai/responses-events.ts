@@ -1,9 +1,9 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
+import { holdBack } from '../door/hold-back';
 import type { StreamEvent } from '../streaming/stream-events';
 import { errorOfEvent } from './chat-chunks';
 import { modelIdOf } from './chat-response';
-import { holdBack } from './hold-back';
 import { openaiErrorOf } from './openai-error';
 import type { ResponsesRequest } from './responses-request';
 import {

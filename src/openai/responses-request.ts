@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { valveOptionsSchema } from '../door/valve-options';
 import { ignoredFields, responsesNeutralFields } from './neutral-knobs';
-import { valveOptionsSchema } from './valve-options';
 
 // The Responses API request body as Valve accepts it: stateless (no stored responses, no server-side
 // conversation). Top-level fields are strict; input items are read loosely and checked one by one in

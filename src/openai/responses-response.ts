@@ -1,6 +1,6 @@
 import type { ReasonResponse } from '../contracts/reason-response';
+import type { HeldBack } from '../door/hold-back';
 import { contentOf, modelIdOf, valveExtensionOf } from './chat-response';
-import type { HeldBack } from './hold-back';
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import type { ResponsesRequest } from './responses-request';
 

@@ -1,8 +1,8 @@
 import type { Capability, ConversationTurn } from '../contracts/reason-request';
-import { buildReasonRequest, type InstructionPart } from './build-reason-request';
+import { buildReasonRequest, type InstructionPart } from '../door/build-reason-request';
+import { invalidParam, type ParamPath } from '../door/invalid-param';
+import type { DoorRequest } from '../door/pipeline-request';
 import { argumentsOf } from './chat-to-reason';
-import { invalidParam, type ParamPath } from './invalid-param';
-import type { DoorRequest } from './pipeline-request';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or

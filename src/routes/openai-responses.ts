@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
+import { holdBack } from '../door/hold-back';
+import { sseResponse } from '../door/sse-response';
 import type { AppEnv } from '../env';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { holdBack } from '../openai/hold-back';
 import { responsesEvents } from '../openai/responses-events';
 import { responsesRequestSchema } from '../openai/responses-request';
 import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
 import { responsesToReason } from '../openai/responses-to-reason';
-import { sseResponse } from '../openai/sse-response';
 import { checkPinned } from './openai-pinned';
 import { answerJson, answerStream, doorHeaders } from './openai-serve';
 

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
+import { pipelineRequestOf } from '../door/pipeline-request';
 import type { AppEnv } from '../env';
-import { pipelineRequestOf } from '../openai/pipeline-request';
 import { type ServeOptions, serveAnswer, serveEvents } from '../reason/serve-reason';
 import type { StreamEvent } from '../streaming/stream-events';
 import { serveDepsOf } from './reason-deps';

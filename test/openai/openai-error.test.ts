@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { openaiParamOf } from '../../src/door/invalid-param';
 import { ApiError } from '../../src/errors';
-import { openaiParamOf } from '../../src/openai/invalid-param';
 import { openaiErrorOf } from '../../src/openai/openai-error';
 
 describe('openaiErrorOf', () => {
