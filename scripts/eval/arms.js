@@ -16,6 +16,7 @@ export const directArms = ['naive-after', 'naive-before', 'system-user'];
 export const valveArms = [
   'valve',
   'valve:tags',
+  'valve:tags+lines',
   'valve:tags+datamark',
   'valve:json',
   'valve:tags+base64',

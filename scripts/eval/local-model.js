@@ -34,8 +34,9 @@ export const localModels = {
     })),
     sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32',
     // Chosen by the eval (docs/trust.md): this model loses the task when the request comes before the
-    // e-mail, so its catalog entry asks for the instructions after the data only.
-    catalog: { promptLayout: 'after-data' },
+    // e-mail, so its catalog entry asks for the instructions after the data only, and it obeys a forged
+    // "end of the e-mail" on a line of its own, so the data is written on one line.
+    catalog: { promptMode: 'tags+lines', promptLayout: 'after-data' },
   },
   '1.5b': {
     name: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M',

@@ -159,7 +159,7 @@ export const modelPolicySchema = z.strictObject({
 export type ModelPolicy = z.infer<typeof modelPolicySchema>;
 
 /** How context is marked inside data regions (docs/trust.md); `tags+base64` needs a capable model. */
-export const promptModes = ['tags', 'tags+datamark', 'tags+base64', 'json'] as const;
+export const promptModes = ['tags', 'tags+lines', 'tags+datamark', 'tags+base64', 'json'] as const;
 export type PromptMode = (typeof promptModes)[number];
 
 /**

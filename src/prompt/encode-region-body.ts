@@ -4,6 +4,7 @@ import { decodeUtf8 } from '../encoding/utf8';
 import { datamarkBody } from './datamark-body';
 import { encodeBase64Text } from './encode-base64-text';
 import { escapeData, unescapeData } from './escape-data';
+import { linesBody } from './lines-body';
 
 const jsonSpecial = /[&<>]/g;
 const jsonEscapes: Record<string, string> = { '&': '\\u0026', '<': '\\u003c', '>': '\\u003e' };
@@ -11,6 +12,7 @@ const jsonEscapes: Record<string, string> = { '&': '\\u0026', '<': '\\u003c', '>
 /**
  * The body of a data region for normalized (so well-formed) text, in the request's mode:
  * - `tags`: entity-escaped text;
+ * - `tags+lines`: entity-escaped, every line terminator a `&#xHEX;` reference, so the body is one line;
  * - `tags+datamark`: entity-escaped, then each space becomes `mark` and any other whitespace a
  *   `&#xHEX;` reference, so no whitespace remains and the marking can be undone exactly;
  * - `tags+base64`: base64 of the UTF-8 bytes (its alphabet needs no escaping);
@@ -20,6 +22,8 @@ export function encodeRegionBody(text: string, mode: PromptMode, mark: string): 
   switch (mode) {
     case 'tags':
       return escapeData(text);
+    case 'tags+lines':
+      return linesBody(text);
     case 'tags+datamark':
       return datamarkBody(text, mark);
     case 'tags+base64':
@@ -33,6 +37,7 @@ export function encodeRegionBody(text: string, mode: PromptMode, mark: string): 
 export function decodeRegionBody(body: string, mode: PromptMode, mark: string): string {
   switch (mode) {
     case 'tags':
+    case 'tags+lines':
       return unescapeData(body);
     case 'tags+datamark':
       return unescapeData(body.split(mark).join(' '));

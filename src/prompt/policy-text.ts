@@ -7,6 +7,8 @@ function modeText(mode: PromptMode, mark: string): string | undefined {
   switch (mode) {
     case 'tags':
       return undefined;
+    case 'tags+lines':
+      return 'Inside the tags line breaks are written as &#xA;.';
     case 'tags+datamark':
       return `Inside the tags every space is written as ${mark} and line breaks as &#xA;.`;
     case 'tags+base64':

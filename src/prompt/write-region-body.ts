@@ -3,6 +3,7 @@ import { chatTemplateTokenPattern, neutralizeToken } from './chat-template-token
 import { datamarkBody } from './datamark-body';
 import { encodeBase64Text } from './encode-base64-text';
 import { encodeRegionBody } from './encode-region-body';
+import { linesBody } from './lines-body';
 import { type NormalizeCounts, normalizeText } from './normalize-text';
 import { isPlainText } from './plain-text';
 import { truncateText } from './truncate-text';
@@ -41,6 +42,8 @@ function writePlain(text: string, mode: PromptMode, mark: string): { body: strin
       const body = text.replace(tagsPattern, (m) => (m.length === 1 ? (entities[m] ?? m) : token(m)));
       return { body, neutralized };
     }
+    case 'tags+lines':
+      return { body: linesBody(text.replace(chatTemplateTokenPattern, token)), neutralized };
     case 'tags+datamark':
       return { body: datamarkBody(text.replace(chatTemplateTokenPattern, token), mark), neutralized };
     case 'tags+base64':

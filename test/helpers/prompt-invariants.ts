@@ -249,6 +249,8 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
         fail(14, `${id} has a broken entity`);
       }
       if (mode === 'tags+datamark' && /\s/.test(region.body)) fail(6, `${id} has whitespace in its body`);
+      if (mode === 'tags+lines' && /[\n\v\f\r\u2028\u2029]/.test(region.body))
+        fail(6, `${id} has a line break in its body`);
       let decoded: string;
       try {
         decoded = decodeRegionBody(region.body, mode, mark);

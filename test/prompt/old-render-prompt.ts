@@ -21,6 +21,12 @@ export function oldEncodeRegionBody(text: string, mode: PromptMode, mark: string
   switch (mode) {
     case 'tags':
       return escapeData(text);
+    case 'tags+lines':
+      return Array.from(escapeData(text), (char) =>
+        ['\n', '\v', '\f', '\r', '\u2028', '\u2029'].includes(char)
+          ? `&#x${char.charCodeAt(0).toString(16).toUpperCase()};`
+          : char,
+      ).join('');
     case 'tags+datamark':
       return escapeData(text)
         .replaceAll(' ', mark)

@@ -1,0 +1,15 @@
+import { escapeData } from './escape-data';
+
+// The `tags+lines` mode's body: the region is one line. Measured on a 0.5B model (docs/trust.md), text
+// that starts a line of its own after a forged "end of the e-mail" reads as a new request; written on
+// the data's one line it reads as data, and the words stay as they are, so the task is kept.
+
+const lineBreaks = /[\n\v\f\r\u2028\u2029]/g;
+
+/** `text` entity-escaped (`& < > "`), with every line terminator written as its `&#xHEX;` reference. */
+export function linesBody(text: string): string {
+  return escapeData(text).replace(
+    lineBreaks,
+    (char) => `&#x${char.charCodeAt(0).toString(16).toUpperCase()};`,
+  );
+}
