@@ -25,7 +25,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  started?.cleanUp();
+  await started?.cleanUp();
   await upstream?.close();
 });
 

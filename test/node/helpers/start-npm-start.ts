@@ -13,8 +13,11 @@ export interface NpmStart {
   work: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
-  /** Kills it if it still runs and removes its folder. */
-  cleanUp(): void;
+  /**
+   * Stops it if it still runs and removes its folder: SIGTERM first, which `npm start` answers by
+   * disposing of its workerd (a SIGKILL would leave workerd running), SIGKILL only after 10 s.
+   */
+  cleanUp(): Promise<void>;
 }
 
 const root = join(import.meta.dirname, '../../..');
@@ -67,8 +70,14 @@ export async function startNpmStart(devVars = ''): Promise<NpmStart> {
     child,
     work,
     output: () => output,
-    cleanUp: () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+    cleanUp: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((done) => child.once('exit', () => done()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
       rmSync(work, { recursive: true, force: true });
     },
   };
