@@ -57,11 +57,10 @@ function restatedRequest(
   label: (task: string) => string,
 ): string {
   const instructions = request.instructions.trim();
-  if (instructions !== '' && (layout === 'after-data' || instructions.length <= restateLimit)) {
-    return instructions;
-  }
-  if (layout === 'after-data') return `Task: ${label(request.task)}.`;
-  return `Task: ${label(request.task)}. Follow the instructions in the system message.`;
+  const whole = layout === 'after-data';
+  if (instructions !== '' && (whole || instructions.length <= restateLimit)) return instructions;
+  const task = `Task: ${label(request.task)}.`;
+  return whole ? task : `${task} Follow the instructions in the system message.`;
 }
 
 /**

@@ -351,23 +351,21 @@ describe('chooseMode', () => {
 });
 
 describe('the rendering.mode request field', () => {
-  it('is accepted by both the zod and the JSON Schema contract, and an unknown mode by neither', () => {
-    const body = { task: 't', instructions: 'i', rendering: { mode: 'tags+datamark' } };
-    expect(reasonRequestSchema.safeParse(body).success).toBe(true);
-    expect(validates(requestValidator, body)).toBe(true);
-    const bad = { ...body, rendering: { mode: 'xml' } };
-    expect(reasonRequestSchema.safeParse(bad).success).toBe(false);
-    expect(validates(requestValidator, bad)).toBe(false);
-  });
-
-  it('takes rendering.layout in both contracts, and an unknown layout in neither', () => {
-    const body = { task: 't', instructions: 'i', rendering: { layout: 'after-data' } };
-    expect(reasonRequestSchema.safeParse(body).success).toBe(true);
-    expect(validates(requestValidator, body)).toBe(true);
-    const bad = { ...body, rendering: { layout: 'before-data' } };
-    expect(reasonRequestSchema.safeParse(bad).success).toBe(false);
-    expect(validates(requestValidator, bad)).toBe(false);
-  });
+  it.each([
+    ['mode', 'tags+datamark', 'xml'],
+    ['mode', 'tags+lines', 'lines'],
+    ['layout', 'after-data', 'before-data'],
+  ])(
+    'takes rendering.%s = %s in both the zod and the JSON Schema contract, and %s in neither',
+    (field, good, bad) => {
+      const body = { task: 't', instructions: 'i', rendering: { [field]: good } };
+      expect(reasonRequestSchema.safeParse(body).success).toBe(true);
+      expect(validates(requestValidator, body)).toBe(true);
+      const wrong = { ...body, rendering: { [field]: bad } };
+      expect(reasonRequestSchema.safeParse(wrong).success).toBe(false);
+      expect(validates(requestValidator, wrong)).toBe(false);
+    },
+  );
 
   it('drops models that cannot read base64 regions from the plan, saying why', async () => {
     const { key } = await createKey();

@@ -38,19 +38,16 @@ interface MigrationTarget {
 }
 
 /**
- * The D1 section of wrangler.toml alone: the platform proxy that migrates the database then has no
- * Durable Object bindings whose classes it cannot find (workerd warns about each of them).
+ * wrangler.toml's top-level settings and its D1 section alone: the platform proxy that migrates the
+ * database then has no Durable Object bindings whose classes it cannot find (workerd warns about each).
  */
 function d1OnlyConfig(persistDir: string): string {
   const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
-  const d1 = /\[\[d1_databases\]\][^[]*/.exec(toml)?.[0];
+  const topLevel = toml.slice(0, toml.search(/^\[/m));
+  const d1 = /^\[\[d1_databases\]\][^[]*/m.exec(toml)?.[0];
   if (d1 === undefined) throw new Error('wrangler.toml has no [[d1_databases]] section');
   const path = join(persistDir, 'd1-only.toml');
-  const migrations = join(root, 'migrations');
-  writeFileSync(
-    path,
-    `name = "valve-migrations"\ncompatibility_date = "2026-04-01"\n${d1.replace(/migrations_dir = .*/, `migrations_dir = ${JSON.stringify(migrations)}`)}`,
-  );
+  writeFileSync(path, `${topLevel}${d1}`);
   return path;
 }
 
