@@ -3,7 +3,7 @@ import { chatTemplateTokenPattern, neutralizeToken } from './chat-template-token
 import { datamarkBody } from './datamark-body';
 import { encodeBase64Text } from './encode-base64-text';
 import { encodeRegionBody } from './encode-region-body';
-import { linesBody } from './lines-body';
+import { lineEscape, linesSpecial } from './lines-body';
 import { type NormalizeCounts, normalizeText } from './normalize-text';
 import { isPlainText } from './plain-text';
 import { truncateText } from './truncate-text';
@@ -20,6 +20,7 @@ export interface RegionBody extends NormalizeCounts {
 // neutralized token holds none of the escaped characters (its brackets are fullwidth look-alikes).
 const tokens = chatTemplateTokenPattern.source;
 const tagsPattern = new RegExp(`${tokens}|[&<>"]`, 'gi');
+const linesPattern = new RegExp(`${tokens}|${linesSpecial.source}`, 'gi');
 const jsonPattern = new RegExp(`${tokens}|[&<>"\\\\\\x00-\\x1F]`, 'gi');
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -42,8 +43,10 @@ function writePlain(text: string, mode: PromptMode, mark: string): { body: strin
       const body = text.replace(tagsPattern, (m) => (m.length === 1 ? (entities[m] ?? m) : token(m)));
       return { body, neutralized };
     }
-    case 'tags+lines':
-      return { body: linesBody(text.replace(chatTemplateTokenPattern, token)), neutralized };
+    case 'tags+lines': {
+      const body = text.replace(linesPattern, (m) => (m.length === 1 ? lineEscape(m) : token(m)));
+      return { body, neutralized };
+    }
     case 'tags+datamark':
       return { body: datamarkBody(text.replace(chatTemplateTokenPattern, token), mark), neutralized };
     case 'tags+base64':
