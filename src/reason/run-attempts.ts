@@ -97,13 +97,13 @@ function billedOnFailure(error: ModelError, worstCaseUsd: number): number {
 const noUsage: ReasonUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0 };
 
 /**
- * The usage a failed attempt reports: none when the provider refused it with an error status or it was
- * never sent; unknown (undefined, its cost then counted at the worst case) when it may have produced
- * output before it failed.
+ * The usage a failed attempt reports: none when the provider refused it with an error status or a
+ * redirect (never followed) or it was never sent; unknown (undefined, its cost then counted at the
+ * worst case) when it may have produced output before it failed.
  */
 function usageOnFailure(error: ModelError): ReasonUsage | undefined {
   if (error.dispatch === 'not_sent') return noUsage;
-  if (error.status !== undefined && error.status >= 400 && !error.emitted_deltas) return noUsage;
+  if (error.status !== undefined && error.status >= 300 && !error.emitted_deltas) return noUsage;
   return undefined;
 }
 

@@ -82,9 +82,28 @@ async function readFailure(response: Response, options: CallOptions): Promise<Ht
   return { status: response.status, headers: response.headers, text, json };
 }
 
+// workerd hands a `redirect: 'manual'` answer back as the 3xx itself (never an opaque redirect).
+function isRedirect(response: Response): boolean {
+  return response.status >= 300 && response.status < 400;
+}
+
+/** A provider that answered a redirect: its Location and body are neither followed nor read. */
+function redirectFailure(context: CallContext, response: Response): ModelCallError {
+  response.body?.cancel().catch(() => {});
+  return fail(context, {
+    kind: 'invalid_response',
+    message: `${context.provider} answered with a redirect (HTTP ${response.status}); Valve does not follow redirects from a provider.`,
+    status: response.status,
+    request_id: requestIdOf(response.headers),
+    dispatch: 'sent',
+    emitted_deltas: false,
+  });
+}
+
 /**
  * POSTs one JSON request and returns the response once its status is 2xx. Every other outcome is
- * thrown as a classified ModelError carrying `dispatch`, `status`, `retry_after_ms` and `request_id`.
+ * thrown as a classified ModelError carrying `dispatch`, `status`, `retry_after_ms` and `request_id`;
+ * a redirect is never followed, and is `invalid_response`.
  */
 export async function sendRequest(request: WireRequest): Promise<Response> {
   const { context, options } = request;
@@ -96,6 +115,9 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
         headers: { 'content-type': 'application/json', ...request.headers, ...options.headers },
         body: JSON.stringify(request.body),
         signal: options.signal,
+        // Followed, a 307 would carry the key headers and the whole prompt to wherever the provider
+        // (or anyone between) points, and the answer from there would be signed as the model's.
+        redirect: 'manual',
       }),
       options.signal,
       options.idleTimeoutMs,
@@ -104,6 +126,7 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
     throw transportFailure(context, error, options.signal, 'sent');
   }
   if (response.ok) return response;
+  if (isRedirect(response)) throw redirectFailure(context, response);
   const failure = await readFailure(response, options);
   const classified = request.classify(failure);
   // Providers echo what they were sent (a prompt too long, a bad field): none of it goes back out.

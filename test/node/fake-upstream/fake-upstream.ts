@@ -26,7 +26,9 @@ export type Behaviour =
   /** Sends the headers and part of a JSON body, then destroys the socket. */
   | { type: 'cut-body'; body: unknown }
   /** Sends the headers and part of a JSON body, then nothing more. */
-  | { type: 'stall-body'; body: unknown };
+  | { type: 'stall-body'; body: unknown }
+  /** Answers a redirect (301, 302, 303, 307, 308) to `location`, with a body that quotes it. */
+  | { type: 'redirect'; status: number; location: string };
 
 export interface Arrival {
   route: string;
@@ -63,6 +65,10 @@ async function play(behaviour: Behaviour, res: ServerResponse, socket: Socket): 
     case 'raw':
       res.writeHead(behaviour.status ?? 200, { 'content-type': 'application/json', ...behaviour.headers });
       res.end(behaviour.text);
+      return;
+    case 'redirect':
+      res.writeHead(behaviour.status, { location: behaviour.location, 'content-type': 'text/html' });
+      res.end(`<a href="${behaviour.location}">Moved</a>`);
       return;
     case 'reset':
       socket.destroy();
