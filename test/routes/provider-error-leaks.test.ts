@@ -3,6 +3,7 @@ import type { Catalog } from '../../src/policy/catalog';
 import { policyLead } from '../../src/prompt/policy-text';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
+import { keyFragmentsIn } from '../helpers/key-fragments';
 import { callWithCatalog } from '../helpers/with-catalog';
 
 // A provider that answers an error quoting everything it was sent: the key, Valve's system policy
@@ -66,6 +67,79 @@ describe('a provider error that quotes the request', () => {
         expect(body, `error body has ${secret}`).not.toContain(secret);
         for (const line of logged) expect(line, `log has ${secret}`).not.toContain(secret);
       }
+    });
+  }
+});
+
+describe('a provider error that spells the key out', () => {
+  // Spaced, split by zero-width characters, case swapped, reversed: in the message, the error code and
+  // the request-id header. The caller's error body and the log hold no 8 characters of it in a row.
+  const spaced = [...apiKey].join(' ');
+  const zeroWidth = [...apiKey].join('\u200b');
+  const swapped = [...apiKey]
+    .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
+    .join('');
+  const reversed = [...apiKey].reverse().join('');
+  // A catalog of its own per path: the failures before these open no circuit these depend on.
+  const spelledCatalog = (id: string): Catalog => ({
+    providers: [{ id, kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
+    models: [simModel('gpt-spelled', { provider: id, simulate: undefined })],
+  });
+  const paths = [
+    [
+      '/v1/reason',
+      {
+        task: 'summarize',
+        instructions: 'Summarize.',
+        context: [{ trust: 'untrusted', privacy: 'internal', content }],
+        modelPolicy: { allowFallback: false },
+      },
+      'spelled-reason',
+    ],
+    [
+      '/openai/v1/chat/completions',
+      { model: 'spelled-door/gpt-spelled', messages: [{ role: 'user', content }] },
+      'spelled-door',
+    ],
+  ] as const;
+
+  for (const [path, request, provider] of paths) {
+    it(`reaches neither the caller of ${path} nor the log`, async () => {
+      const { key } = await createKey('spelled');
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+        Response.json(
+          {
+            error: {
+              message: `Incorrect API key provided: ${spaced} (${zeroWidth})`,
+              type: swapped,
+              code: reversed,
+            },
+          },
+          { status: 401, headers: { 'x-request-id': reversed } },
+        ),
+      );
+      const logged: string[] = [];
+      for (const level of ['log', 'info', 'warn', 'error'] as const) {
+        vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+          logged.push(args.map(String).join(' '));
+        });
+      }
+      const { res, settled } = await callWithCatalog(
+        spelledCatalog(provider),
+        path,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+          body: JSON.stringify(request),
+        },
+        { OPENAI_API_KEY: apiKey },
+      );
+      await settled();
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const body = await res.text();
+      expect(body).toContain('Incorrect API key provided');
+      expect(keyFragmentsIn(body, apiKey), body).toEqual([]);
+      for (const line of logged) expect(keyFragmentsIn(line, apiKey), line).toEqual([]);
     });
   }
 });

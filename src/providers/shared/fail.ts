@@ -1,28 +1,35 @@
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
 import { modelFailure, readModelError } from '../model-error';
-import { type ScrubContext, scrubProviderMessage } from './scrub-message';
+import { type ScrubContext, scrubProviderCode, scrubProviderMessage, scrubRequestId } from './scrub-message';
 
 /** Which adapter and model a failure belongs to. */
 export interface CallContext {
   provider: string;
   model: string;
+  /** The call's secrets (its API key): never copied into a failure, only kept out of one. */
+  keys?: readonly string[];
 }
 
 /**
  * A classified failure of this call, as Valve's one error type (`model.<kind>`): the one place a
- * provider failure is built, so its message is always scrubbed (keys, Valve's prompt, echoed
- * request text) and bounded before a caller or a log can see it.
+ * provider failure is built, so what the provider wrote in it is always cut down to what it may
+ * carry before a caller or a log can see it — a message scrubbed (keys however spelled, Valve's
+ * prompt, echoed request text) and bounded, a provider code only when code-shaped, a request id only
+ * when one token, neither spelling the call's key.
  */
 export function fail(
   context: CallContext,
   error: Omit<ModelError, 'provider' | 'model'>,
   scrub: ScrubContext = {},
 ): ModelCallError {
-  const message = scrubProviderMessage(error.message, scrub);
+  const keys = [...(context.keys ?? []), ...(scrub.keys ?? [])];
+  const message = scrubProviderMessage(error.message, { ...scrub, keys });
   const fields = Object.entries({
     ...error,
     message,
+    provider_code: scrubProviderCode(error.provider_code, keys),
+    request_id: scrubRequestId(error.request_id, keys),
     provider: context.provider,
     model: context.model,
   }).filter(([, value]) => value !== undefined);

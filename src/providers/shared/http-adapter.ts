@@ -31,7 +31,11 @@ export interface HttpAdapterSpec {
  * classified failures that say whether content was already streamed).
  */
 export function httpAdapter(spec: HttpAdapterSpec): ModelAdapter {
-  const contextOf = (options: CallOptions): CallContext => ({ provider: spec.kind, model: options.model });
+  const contextOf = (options: CallOptions): CallContext => ({
+    provider: spec.kind,
+    model: options.model,
+    ...(options.apiKey && { keys: [options.apiKey] }),
+  });
   return {
     kind: spec.kind,
     async generate(request, options) {
