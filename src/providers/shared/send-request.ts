@@ -2,6 +2,7 @@ import type { CallOptions } from '../../model/model-adapter';
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
 import { type CallContext, fail, withFields } from './fail';
+import { maxErrorBodyBytes, maxJsonBodyBytes, readBounded, TooLargeError } from './read-limits';
 import { parseRetryAfterMs } from './retry-after';
 import { stringsOf } from './scrub-message';
 import { IdleTimeoutError, withinIdle } from './timeouts';
@@ -38,7 +39,10 @@ function requestIdOf(headers: Headers): string | undefined {
   return undefined;
 }
 
-/** The failure of a call whose request left (or may have left) this worker: deadline, stall or network. */
+/**
+ * The failure of a call whose request left (or may have left) this worker while its answer was read:
+ * more than Valve reads, a deadline, a stall, or the network.
+ */
 export function transportFailure(
   context: CallContext,
   error: unknown,
@@ -46,6 +50,14 @@ export function transportFailure(
   dispatch: ModelError['dispatch'],
   emitted = false,
 ): ModelCallError {
+  if (error instanceof TooLargeError) {
+    return fail(context, {
+      kind: 'invalid_response',
+      message: `${context.provider} sent ${error.what}; Valve reads no more than that from a provider.`,
+      dispatch,
+      emitted_deltas: emitted,
+    });
+  }
   if (error instanceof IdleTimeoutError || signal.aborted) {
     return fail(context, {
       kind: 'timeout',
@@ -69,7 +81,7 @@ export function transportFailure(
 async function readFailure(response: Response, options: CallOptions): Promise<HttpFailure> {
   let text = '';
   try {
-    text = await withinIdle(response.text(), options.signal, options.idleTimeoutMs);
+    text = await readBounded(response, maxErrorBodyBytes, options.signal, options.idleTimeoutMs, true);
   } catch {
     // The status is what matters; a body that cannot be read leaves the classifier the status alone.
   }
@@ -146,7 +158,10 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
   );
 }
 
-/** Reads a 2xx JSON body; a cut body is `network`, a body that is not JSON is `invalid_response`. */
+/**
+ * Reads a 2xx JSON body; a cut body is `network`, a body that is not JSON or is larger than
+ * `maxJsonBodyBytes` is `invalid_response`.
+ */
 export async function readJson(
   response: Response,
   context: CallContext,
@@ -154,7 +169,7 @@ export async function readJson(
 ): Promise<unknown> {
   let text: string;
   try {
-    text = await withinIdle(response.text(), options.signal, options.idleTimeoutMs);
+    text = await readBounded(response, maxJsonBodyBytes, options.signal, options.idleTimeoutMs);
   } catch (error) {
     // The status says the provider answered (and billed) before the body was cut or stalled.
     throw withFields(transportFailure(context, error, options.signal, 'sent'), { status: response.status });

@@ -28,7 +28,19 @@ export type Behaviour =
   /** Sends the headers and part of a JSON body, then nothing more. */
   | { type: 'stall-body'; body: unknown }
   /** Answers a redirect (301, 302, 303, 307, 308) to `location`, with a body that quotes it. */
-  | { type: 'redirect'; status: number; location: string };
+  | { type: 'redirect'; status: number; location: string }
+  /**
+   * A 200 of `contentType` that sends `head`, then `unit` again and again until `upTo` bytes or until
+   * the client stops reading (it closes the connection); `sent` counts what was written.
+   */
+  | {
+      type: 'flood';
+      contentType: string;
+      head?: string;
+      unit: string;
+      upTo: number;
+      sent?: { bytes: number };
+    };
 
 export interface Arrival {
   route: string;
@@ -70,6 +82,30 @@ async function play(behaviour: Behaviour, res: ServerResponse, socket: Socket): 
       res.writeHead(behaviour.status, { location: behaviour.location, 'content-type': 'text/html' });
       res.end(`<a href="${behaviour.location}">Moved</a>`);
       return;
+    case 'flood': {
+      res.writeHead(200, { 'content-type': behaviour.contentType });
+      const chunk = behaviour.unit.repeat(Math.max(1, Math.floor(65_536 / behaviour.unit.length)));
+      const count = (bytes: number) => {
+        if (behaviour.sent) behaviour.sent.bytes += bytes;
+      };
+      if (behaviour.head) {
+        res.write(behaviour.head);
+        count(Buffer.byteLength(behaviour.head));
+      }
+      let written = 0;
+      while (written < behaviour.upTo && !socket.destroyed) {
+        const more = res.write(chunk);
+        written += chunk.length;
+        count(chunk.length);
+        if (!more)
+          await new Promise((resolve) => {
+            res.once('drain', resolve);
+            socket.once('close', resolve);
+          });
+      }
+      res.end();
+      return;
+    }
     case 'reset':
       socket.destroy();
       return;
