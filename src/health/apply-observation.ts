@@ -47,11 +47,15 @@ export function applyObservation(
         record.ttftVar = (1 - alpha) * (record.ttftVar + alpha * delta * delta);
       }
     }
-    if (observation.outputTokensPerSec !== undefined) {
+    // A speed measured over no output (an attempt that counted 0 tokens) says nothing: were it kept, a
+    // mean of 0 would make every latency estimate of the model infinite. A mean left at 0 by a record
+    // written before this guard is replaced by the first real measurement.
+    const tps = observation.outputTokensPerSec;
+    if (isSpeed(tps)) {
       record.tpsMean =
-        record.tpsMean === undefined
-          ? observation.outputTokensPerSec
-          : record.tpsMean + alpha * (observation.outputTokensPerSec - record.tpsMean);
+        record.tpsMean === undefined || !isSpeed(record.tpsMean)
+          ? tps
+          : record.tpsMean + alpha * (tps - record.tpsMean);
     }
   }
   if (observation.ok) {
@@ -114,6 +118,16 @@ export function summarize(
     summary.ttftMsP50 = Math.round(record.ttftMean);
     summary.ttftMsP90 = Math.round(record.ttftMean + 1.2816 * spread);
   }
-  if (record.tpsMean !== undefined) summary.outputTokensPerSec = Math.round(record.tpsMean);
+  if (isSpeed(record.tpsMean)) summary.outputTokensPerSec = roundSpeed(record.tpsMean);
   return summary;
+}
+
+/** A usable output speed: a positive, finite number of tokens a second. */
+export function isSpeed(tokensPerSec: number | undefined): tokensPerSec is number {
+  return tokensPerSec !== undefined && Number.isFinite(tokensPerSec) && tokensPerSec > 0;
+}
+
+/** Whole tokens a second, but a model slower than one is not rounded down to a stop. */
+function roundSpeed(tokensPerSec: number): number {
+  return tokensPerSec >= 1 ? Math.round(tokensPerSec) : Math.max(0.01, Math.round(tokensPerSec * 100) / 100);
 }

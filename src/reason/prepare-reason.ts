@@ -58,8 +58,9 @@ export interface ReasonOptions {
    */
   privacy?: PrivacyLevel;
   /**
-   * The conversation's user turns came from whoever talks to the caller's app, not from the caller:
-   * when there is one, every tool call of the answer is tainted, as after untrusted context.
+   * The conversation came from whoever talks to the caller's app, not from the caller: its user turns,
+   * and the assistant turns and tool results the client sends back, which an injection rides as easily.
+   * When there is any turn, every tool call of the answer is tainted, as after untrusted context.
    */
   untrustedTurns?: boolean;
 }
@@ -113,7 +114,8 @@ export async function prepareReason(
     plan = planFor(prompt.messages);
   }
   plan = keepModelsThatRead(plan, mode);
-  if (options.untrustedTurns && (request.conversation ?? []).some((turn) => turn.role === 'user')) {
+  // Every turn, whatever its role: an assistant turn from the caller is no more trusted than a user turn.
+  if (options.untrustedTurns && (request.conversation ?? []).length > 0) {
     prompt = { ...prompt, tainted: true };
   }
   if (plan.attempts.length === 0) {

@@ -237,8 +237,9 @@ export async function runAttempts<T>(
           model: attempt.model,
           ok: true,
           ttftMs: result.ttftMs ?? Math.max(0, latencyMs - generationMs),
+          // Only an attempt that wrote something measures a speed: 0 tokens over any time is not one.
           outputTokensPerSec:
-            result.ttftMs !== undefined && latencyMs > result.ttftMs
+            result.ttftMs !== undefined && latencyMs > result.ttftMs && result.usage.output_tokens > 0
               ? (result.usage.output_tokens / (latencyMs - result.ttftMs)) * 1000
               : undefined,
         });

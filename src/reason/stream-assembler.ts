@@ -119,9 +119,10 @@ export class StreamAssembler {
   }
 
   /** An estimate of the output tokens generated so far (text, reasoning and arguments), plus `next`'s. */
-  outputTokens(next?: MessageDelta): number {
-    const delta = next?.delta;
-    const extra = delta?.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta?.text ?? '');
+  outputTokens(...next: MessageDelta[]): number {
+    const extra = next
+      .map(({ delta }) => (delta.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta.text ?? '')))
+      .join('');
     return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join('') + extra);
   }
 

@@ -1,11 +1,11 @@
 import type { MaybeSignedResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { ModelRequest } from '../model/model-request';
-import type { ModelResponse } from '../model/model-response';
+import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
-import { modelFailure } from '../providers/model-error';
+import { ModelCallError, modelFailure } from '../providers/model-error';
 import { adapterFor } from '../providers/registry';
 import { errorEvent } from '../streaming/error-event';
 import { EventQueue } from '../streaming/event-queue';
@@ -14,6 +14,7 @@ import { answerOf } from './answer-of';
 import { AttemptsFailedError } from './attempts-failed-error';
 import { attemptRequest, callDepsOf, callOptionsOf } from './call-options';
 import { callWithRepair } from './check-output';
+import { countedUsage } from './counted-usage';
 import type { PreparedReason, ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
 import { StreamAssembler } from './stream-assembler';
@@ -166,7 +167,43 @@ function isTimeout(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'model.timeout';
 }
 
-/** One streamed attempt: the adapter's stream through the assembler, stopped early by the budget. */
+/** How many deltas without content (an empty text, a signature) may come between the last content and the finish. */
+const maxEmptyTail = 8;
+
+function hasContent({ delta }: MessageDelta): boolean {
+  if (delta.type === 'tool_call') return Boolean(delta.args_fragment || delta.name);
+  return Boolean(delta.text);
+}
+
+/**
+ * What follows a delta that crossed the attempt's cap: the finish, when it comes before any more content
+ * (the provider stopped by itself), else the deltas read up to and with the next content, or up to a
+ * failure of the stream.
+ */
+async function readTail(
+  parts: AsyncIterator<StreamPart>,
+): Promise<{ finish?: Extract<StreamPart, { type: 'finish' }>; deltas: MessageDelta[] }> {
+  const deltas: MessageDelta[] = [];
+  try {
+    while (deltas.length <= maxEmptyTail) {
+      const next = await parts.next();
+      if (next.done) break;
+      if (next.value.type === 'finish') return { finish: next.value, deltas };
+      deltas.push(next.value.delta);
+      if (hasContent(next.value.delta)) break;
+    }
+  } catch (error) {
+    // The provider generated the crossing delta whatever failed after it: the attempt is counted as cut.
+    if (!(error instanceof ModelCallError)) throw error;
+  }
+  return { deltas };
+}
+
+/**
+ * One streamed attempt: the adapter's stream through the assembler, stopped early by the budget. Every
+ * way it ends is counted at least at what the provider billed (countedUsage): its reported usage, or
+ * Valve's own estimate where it reported none, or the attempt's worst case where Valve stopped reading.
+ */
 async function streamAttempt(
   prepared: PreparedReason,
   plan: Plan,
@@ -189,33 +226,51 @@ async function streamAttempt(
   const upstream = new AbortController();
   const began = deps.now();
   let ttftMs: number | undefined;
+  const read = (outputTokens: number) => ({ inputTokens: needs.inputTokens, outputTokens, maxTokens });
+  const finished = (part: Extract<StreamPart, { type: 'finish' }>): AttemptResult<Streamed> => {
+    const usage = countedUsage(part.usage, read(assembler.outputTokens()));
+    const value: Streamed = assembler.finish({ ...part, usage });
+    if (budgetBound && part.finish_reason === 'length') value.cancelled = 'budget';
+    return { value, usage, costUsd: costOf(usage, attempt.entry), ttftMs };
+  };
   // A stall before content fails over in time; after it, it ends the stream with a timeout error.
-  const parts = adapter.stream(
-    attemptRequest(modelRequest, input),
-    callOptionsOf(input, callDepsOf(deps), AbortSignal.any([input.signal, options.signal, upstream.signal])),
-  );
-  for await (const part of parts) {
-    if (part.type === 'finish') {
-      const value: Streamed = assembler.finish(part);
-      if (budgetBound && part.finish_reason === 'length') value.cancelled = 'budget';
-      return { value, usage: value.usage, costUsd: costOf(value.usage, attempt.entry), ttftMs };
-    }
-    ttftMs ??= deps.now() - began;
-    if (assembler.outputTokens(part.delta) > maxTokens) {
-      // The provider did not stop at max_tokens: Valve stops reading before the delta the attempt's
-      // worst case does not cover, counts what was written, and says so (model.over_budget).
+  const parts = adapter
+    .stream(
+      attemptRequest(modelRequest, input),
+      callOptionsOf(
+        input,
+        callDepsOf(deps),
+        AbortSignal.any([input.signal, options.signal, upstream.signal]),
+      ),
+    )
+    [Symbol.asyncIterator]();
+  try {
+    for (let next = await parts.next(); !next.done; next = await parts.next()) {
+      const part = next.value;
+      if (part.type === 'finish') return finished(part);
+      ttftMs ??= deps.now() - began;
+      if (assembler.outputTokens(part.delta) <= maxTokens) {
+        assembler.add(part.delta);
+        continue;
+      }
+      // The delta crosses the cap as Valve counts it. A provider that keeps to max_tokens finishes here
+      // (its whole answer in one delta, as Gemini sends it, or a count under Valve's conservative
+      // estimate), and its finish carries what it billed: read on for it, and send the delta.
+      const tail = await readTail(parts);
+      if (tail.finish) {
+        for (const delta of [part.delta, ...tail.deltas]) assembler.add(delta);
+        return finished(tail.finish);
+      }
+      // It wrote on past max_tokens: Valve stops reading, sends nothing more, and counts at least the
+      // attempt's worst case and everything read, the crossing delta included (model.over_budget).
       upstream.abort();
-      const value: Streamed = assembler.partial('length', needs.inputTokens);
+      const usage = countedUsage(undefined, read(assembler.outputTokens(part.delta, ...tail.deltas)));
+      const value: Streamed = { ...assembler.partial('length', needs.inputTokens), usage };
       if (budgetBound) value.cancelled = 'budget';
-      return {
-        value,
-        usage: value.usage,
-        costUsd: costOf(value.usage, attempt.entry),
-        ttftMs,
-        cutAtCap: true,
-      };
+      return { value, usage, costUsd: costOf(usage, attempt.entry), ttftMs, cutAtCap: true };
     }
-    assembler.add(part.delta);
+  } finally {
+    await parts.return?.();
   }
   throw modelFailure({
     kind: 'invalid_response',

@@ -24,8 +24,9 @@ export interface DoorRun {
 }
 
 /**
- * OpenAI messages carry no trust label, and a chat app's user turns come from its end users: they are
- * untrusted, so a tool call that follows one is tainted. The request the receipt commits to is unchanged.
+ * OpenAI messages carry no trust label, and a chat app's conversation comes from its end users and
+ * clients: user turns, and the assistant turns and tool results sent back, are all untrusted, so a tool
+ * call that follows any of them is tainted. The request the receipt commits to is unchanged.
  */
 function optionsOf(run: DoorRun): ServeOptions {
   return { route: run.route, privacy: run.privacy, untrustedTurns: true };

@@ -52,6 +52,37 @@ describe('the circuit breaker (pure)', () => {
   });
 });
 
+describe('output speed (pure)', () => {
+  const fast = { ...ok, outputTokensPerSec: 100 };
+
+  it('takes no speed from an attempt that counted no output, or from a speed that is not a number', () => {
+    let record = applyObservation(undefined, fast, 0);
+    for (const outputTokensPerSec of [0, -5, Number.NaN, Number.POSITIVE_INFINITY])
+      record = applyObservation(record, { ...ok, outputTokensPerSec }, 0);
+    expect(record.tpsMean).toBe(100);
+    expect(summarize(record, 0, 'model').outputTokensPerSec).toBe(100);
+  });
+
+  it('replaces a mean of 0 left by an earlier record with the first real measurement', () => {
+    const stale = {
+      samples: 5,
+      ttftMean: 20,
+      ttftVar: 0,
+      tpsMean: 0,
+      errorRate: 0,
+      consecutiveFailures: 0,
+      updatedAt: 0,
+    };
+    expect(summarize(stale, 0, 'model').outputTokensPerSec).toBeUndefined();
+    expect(applyObservation(stale, fast, 1).tpsMean).toBe(100);
+  });
+
+  it('does not round a slow model’s speed down to 0', () => {
+    const record = applyObservation(undefined, { ...ok, outputTokensPerSec: 0.3 }, 0);
+    expect(summarize(record, 0, 'model').outputTokensPerSec).toBe(0.3);
+  });
+});
+
 describe('the ModelHealth Durable Object', () => {
   it('records outcomes in SQLite, and opens a provider’s circuit on an auth failure', async () => {
     const stub = env.MODEL_HEALTH.getByName('health-test');

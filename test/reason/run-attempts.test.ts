@@ -251,3 +251,45 @@ describe('runAttempts moves shared health only for the model’s own faults', ()
     ]);
   });
 });
+
+describe('runAttempts measures a model’s speed only over output', () => {
+  async function speedObserved(outputTokens: number) {
+    const plan = planRequest({
+      policy: {},
+      needs,
+      catalog,
+      notConfigured: () => undefined,
+      left: { costUsd: Number.POSITIVE_INFINITY, timeMs: Number.POSITIVE_INFINITY },
+    });
+    let clock = 0;
+    const speeds: (number | undefined)[] = [];
+    await runAttempts(
+      plan,
+      createBudget({}, 0),
+      async () => {
+        clock += 500;
+        return {
+          value: 'x',
+          usage: { input_tokens: 10, output_tokens: outputTokens },
+          costUsd: 0.001,
+          ttftMs: 100,
+        };
+      },
+      {
+        now: () => clock,
+        sleep: async () => undefined,
+        random: () => 0.5,
+        observe: (o) => speeds.push(o.outputTokensPerSec),
+      },
+    );
+    return speeds;
+  }
+
+  it('reports tokens a second after the first token for an attempt that wrote', async () => {
+    expect(await speedObserved(40)).toEqual([100]);
+  });
+
+  it('reports no speed, rather than 0, for an attempt that counted no output', async () => {
+    expect(await speedObserved(0)).toEqual([undefined]);
+  });
+});

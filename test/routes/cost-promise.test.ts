@@ -94,6 +94,7 @@ interface Attempt {
 }
 type Answer = {
   costUsd?: number;
+  output?: { text?: string };
   warnings?: { code: string; message: string }[];
   usage?: { outputTokens: number };
   decision?: { attempts: Attempt[] };
@@ -244,7 +245,11 @@ describe('a provider that ignores max_tokens', () => {
     expect(checkStreamOrder(events)).toEqual([]);
     const last = events[events.length - 1] as { type: string; response: Answer };
     expect(last.response.warnings?.map((w) => w.code)).toContain('model.over_budget');
-    expect(last.response.usage?.outputTokens).toBeLessThanOrEqual(30);
+    // What was sent stays within the cap; what is counted covers the cap and every delta read, the one
+    // that crossed it included (the provider generated it, and bills it).
+    expect(estimateTokens(last.response.output?.text ?? '')).toBeLessThanOrEqual(30);
+    expect(last.response.usage?.outputTokens).toBeGreaterThanOrEqual(30);
+    expect(last.response.costUsd).toBeGreaterThanOrEqual(30 * priceUsdPerToken);
     expect(pulled).toBeLessThan(frames.length);
   });
 });
