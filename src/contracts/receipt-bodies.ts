@@ -7,9 +7,11 @@ import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-fiel
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
 /** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
-const openNameSchema = z
-  .string()
-  .refine((name) => isReceiptField(name) || parseItemName(name) !== null, 'is not a receipt field or item');
+export function isOpenName(name: string): boolean {
+  return isReceiptField(name) || parseItemName(name) !== null;
+}
+
+const openNameSchema = z.string().refine(isOpenName, 'is not a receipt field or item');
 
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
