@@ -55,6 +55,13 @@ export const fieldReportSchema = z.strictObject({
 });
 export type FieldReport = z.infer<typeof fieldReportSchema>;
 
+export const consistencyBodySchema = z.strictObject({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  hashes: z.array(z.string()),
+});
+export type ConsistencyBody = z.infer<typeof consistencyBodySchema>;
+
 /** What a verifier concludes: a failed check, a fork of the log, or a check it could not run. */
 export const verdictSchema = z.enum(['verified', 'not verified', 'fork', 'could not check']);
 export type Verdict = z.infer<typeof verdictSchema>;
@@ -79,8 +86,20 @@ export const verifyReportSchema = z.strictObject({
     .nullable(),
   fields: z.array(fieldReportSchema),
   checks: z.array(verifyCheckSchema),
-  /** Evidence of log misbehaviour (a fork): the two checkpoints that cannot both be honest. */
-  security: z.array(z.strictObject({ problem: z.string(), checkpoints: z.array(z.string()) })).optional(),
+  /**
+   * Evidence of log misbehaviour (a fork) that only the log could have made: the two signed
+   * checkpoints that cannot both be honest, and the consistency proof that shows it when their sizes
+   * differ.
+   */
+  security: z
+    .array(
+      z.strictObject({
+        problem: z.string(),
+        checkpoints: z.array(z.string()),
+        consistency: consistencyBodySchema.optional(),
+      }),
+    )
+    .optional(),
 });
 export type VerifyReport = z.infer<typeof verifyReportSchema>;
 
@@ -120,10 +139,3 @@ export const inclusionBodySchema = z.strictObject({
   /** base64 hashes, the leaf's sibling first (RFC 9162). */
   hashes: z.array(z.string()),
 });
-
-export const consistencyBodySchema = z.strictObject({
-  from: z.number().int().min(1),
-  to: z.number().int().min(1),
-  hashes: z.array(z.string()),
-});
-export type ConsistencyBody = z.infer<typeof consistencyBodySchema>;

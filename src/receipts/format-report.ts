@@ -39,6 +39,10 @@ export function formatReport(report: VerifyReport): string {
           .map((l) => `    ${l}`),
       );
     });
+    if (s.consistency !== undefined) {
+      const { from, to, hashes } = s.consistency;
+      lines.push(`  consistency proof from ${from} to ${to}:`, ...hashes.map((h) => `    ${h}`));
+    }
   }
   return `${lines.join('\n')}\n`;
 }
