@@ -1,4 +1,8 @@
 import { writeFileSync } from 'node:fs';
+import {
+  escapeControlCharacters,
+  escapeControlCharactersInLines,
+} from '../src/encoding/escape-control-characters';
 import { formatReport } from '../src/receipts/format-report';
 import { type ParsedArgs, parseArgs, UsageError } from './cli/args';
 import { auditCommand, formatAuditReport } from './cli/audit-command';
@@ -12,19 +16,26 @@ export const EXIT = { verified: 0, 'not verified': 1, 'could not check': 2, fork
 
 const usage = `usage:
   valve-verify verify <bundle.json> --trust-root <root.json> [--tenant <name>] [--state <dir> | --no-state]
-                      [--consistency <proof.json> | --fetch <log-url>] [--json]
+                      [--consistency <proof.json> | --fetch <log-url> [--timeout <seconds>]] [--json]
   valve-verify disclose --request <request.json> --response <response.json> [--salt <salt>]
                       [--fields f1,f2] [--context 0,2] [--conversation 1] [--tenant <name>] [--out <file>]
   valve-verify audit <trail.json> [--proofs <proofs.json> --trust-root <root.json>] [--json]
 held checkpoints: --state, else $XDG_STATE_HOME/valve-verify, else ~/.local/state/valve-verify
-exit codes: 0 verified, 1 not verified, 2 could not check (usage, unreadable input, missing proof), 3 fork
+--fetch: each request to the log ends after --timeout seconds (default 10) or 1 MiB of answer, and
+  follows no redirect; any of these is "could not check"
+exit codes: 0 verified, 1 not verified, 2 could not check (usage, unreadable input, a missing or bad proof,
+  a log that would not answer), 3 fork (two signed checkpoints that cannot both be honest)
 `;
+
+/** A report as JSON for a terminal: raw C1 and bidi controls (JSON keeps them) become \u escapes. */
+const printableJson = (value: unknown) =>
+  `${escapeControlCharactersInLines(JSON.stringify(value, null, 2))}\n`;
 
 async function run(command: string | undefined, args: ParsedArgs): Promise<number> {
   const json = args.flags.has('json');
   if (command === 'verify') {
     const report = await verifyCommand(args);
-    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    process.stdout.write(json ? printableJson(report) : formatReport(report));
     return EXIT[report.verdict];
   }
   if (command === 'disclose') {
@@ -36,7 +47,7 @@ async function run(command: string | undefined, args: ParsedArgs): Promise<numbe
   }
   if (command === 'audit') {
     const report = await auditCommand(args);
-    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatAuditReport(report));
+    process.stdout.write(json ? printableJson(report) : formatAuditReport(report));
     return report.ok ? EXIT.verified : EXIT['not verified'];
   }
   throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
@@ -52,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return await run(command, parseArgs(rest, ['json', 'no-state']));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`valve-verify: ${error.message}\n${usage}`);
+    process.stderr.write(`valve-verify: ${escapeControlCharacters(error.message)}\n${usage}`);
     return EXIT['could not check'];
   }
 }

@@ -1,6 +1,7 @@
 import type { AuditRecord } from '../../src/audit/audit-chain';
 import { type AuditReport, verifyAuditTrail } from '../../src/audit/verify-audit-trail';
 import { auditProofsSchema } from '../../src/contracts/audit-proofs';
+import { escapeControlCharacters } from '../../src/encoding/escape-control-characters';
 import { type ParsedArgs, UsageError } from './args';
 import { readJsonFile } from './read-json';
 import { readTrustRoot } from './verify-command';
@@ -37,5 +38,6 @@ export function formatAuditReport(report: AuditReport): string {
   ];
   for (const c of report.checks)
     lines.push(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.check}${c.detail ? ` (${c.detail})` : ''}`);
-  return `${lines.join('\n')}\n`;
+  // The trail comes from the server: a detail quoting it must not repaint the auditor's terminal.
+  return `${lines.map(escapeControlCharacters).join('\n')}\n`;
 }

@@ -1,5 +1,11 @@
 import { consistencyBodySchema } from '../../src/contracts/receipt-bodies';
 import type { FetchConsistency } from '../../src/receipts/verify-held';
+import {
+  DEFAULT_LOG_FETCH_LIMITS,
+  fetchLogJson,
+  type LogFetchLimits,
+  quoteServerText,
+} from './fetch-log-json';
 
 // `--fetch <log-url>`: a missing consistency proof is asked of the log's public read endpoint. The
 // URL is the Valve that serves the log (`https://valve.example`) or its log path (`…/v1/log`). What
@@ -14,22 +20,29 @@ function logPath(logUrl: string): string {
   return base.endsWith('/v1/log') ? base : `${base}/v1/log`;
 }
 
-export function fetchConsistencyFrom(logUrl: string): FetchConsistency {
+function originField(answer: unknown): unknown {
+  return typeof answer === 'object' && answer !== null ? (answer as { origin?: unknown }).origin : undefined;
+}
+
+export function fetchConsistencyFrom(
+  logUrl: string,
+  limits: LogFetchLimits = DEFAULT_LOG_FETCH_LIMITS,
+): FetchConsistency {
   return async (origin, from, to) => {
     // Only the log the bundle names may answer: a proof from another log (a wrong URL, a staging
-    // Valve) would not verify and would be taken for a fork, so a mismatch is "could not check".
+    // Valve) would not verify, so a mismatch is named at once.
     const checkpointUrl = `${logPath(logUrl)}/checkpoint`;
-    const served = await fetch(checkpointUrl, { headers: { accept: 'application/json' } });
-    if (!served.ok) throw new Error(`${checkpointUrl} answered ${served.status}`);
-    const servedOrigin = ((await served.json()) as { origin?: unknown }).origin;
-    if (servedOrigin !== origin) {
-      throw new Error(`${logUrl} serves the log ${String(servedOrigin)}, not ${origin}`);
+    const served = originField(await fetchLogJson(checkpointUrl, limits));
+    if (served !== origin) {
+      const named = typeof served === 'string' ? quoteServerText(served) : 'of no origin';
+      throw new Error(`${logUrl} serves the log ${named}, not ${origin}`);
     }
     const url = consistencyUrl(logUrl, from, to);
-    const res = await fetch(url, { headers: { accept: 'application/json' } });
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-    const body = consistencyBodySchema.safeParse(await res.json());
+    const body = consistencyBodySchema.safeParse(await fetchLogJson(url, limits));
     if (!body.success) throw new Error(`${url} did not answer a consistency proof`);
+    if (body.data.from !== from || body.data.to !== to) {
+      throw new Error(`${url} answered a proof from ${body.data.from} to ${body.data.to}, not the one asked`);
+    }
     return body.data;
   };
 }

@@ -4,6 +4,7 @@ import { verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
 import { type ParsedArgs, UsageError } from './args';
 import { defaultStateDir, fileMemory } from './checkpoint-state';
 import { fetchConsistencyFrom } from './fetch-consistency';
+import { DEFAULT_LOG_FETCH_LIMITS, type LogFetchLimits } from './fetch-log-json';
 import { readJsonFile } from './read-json';
 
 export function readTrustRoot(path: string | undefined): TrustRoot {
@@ -14,9 +15,23 @@ export function readTrustRoot(path: string | undefined): TrustRoot {
   return parsed.data;
 }
 
+/** `--timeout <seconds>`: the deadline of each request to the log; at most an hour. */
+function fetchLimitsOf(args: ParsedArgs): LogFetchLimits {
+  const text = args.options.get('timeout');
+  if (text === undefined) return DEFAULT_LOG_FETCH_LIMITS;
+  const seconds = Number(text);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(
+      `--timeout takes seconds for each request to the log, above 0 and at most 3600, not ${text}`,
+    );
+  }
+  return { ...DEFAULT_LOG_FETCH_LIMITS, timeoutMs: seconds * 1000 };
+}
+
 /**
- * `verify <bundle> --trust-root <file> [--state <dir>] [--consistency <file>] [--fetch <log-url>]
- * [--tenant <name>]`: the bundle, then consistency with the checkpoint held for its log.
+ * `verify <bundle> --trust-root <file> [--state <dir>] [--consistency <file>] [--fetch <log-url>
+ * [--timeout <seconds>]] [--tenant <name>]`: the bundle, then consistency with the checkpoint held
+ * for its log.
  */
 export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   const [bundlePath] = args.positionals;
@@ -35,10 +50,11 @@ export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   if (logUrl !== undefined && !/^https?:\/\//.test(logUrl)) {
     throw new UsageError(`--fetch needs an http(s) URL of the log, not ${logUrl}`);
   }
+  const limits = fetchLimitsOf(args);
   return verifyWithHeldCheckpoint(readJsonFile(bundlePath, 'bundle'), trustRoot, {
     tenant: args.options.get('tenant'),
     memory: args.flags.has('no-state') ? undefined : fileMemory(stateDir),
     consistency: consistency?.data,
-    fetchConsistency: logUrl === undefined ? undefined : fetchConsistencyFrom(logUrl),
+    fetchConsistency: logUrl === undefined ? undefined : fetchConsistencyFrom(logUrl, limits),
   });
 }

@@ -7,9 +7,11 @@ import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-fiel
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
 /** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
-const openNameSchema = z
-  .string()
-  .refine((name) => isReceiptField(name) || parseItemName(name) !== null, 'is not a receipt field or item');
+export function isOpenName(name: string): boolean {
+  return isReceiptField(name) || parseItemName(name) !== null;
+}
+
+const openNameSchema = z.string().refine(isOpenName, 'is not a receipt field or item');
 
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
@@ -53,6 +55,13 @@ export const fieldReportSchema = z.strictObject({
 });
 export type FieldReport = z.infer<typeof fieldReportSchema>;
 
+export const consistencyBodySchema = z.strictObject({
+  from: z.number().int().min(1),
+  to: z.number().int().min(1),
+  hashes: z.array(z.string()),
+});
+export type ConsistencyBody = z.infer<typeof consistencyBodySchema>;
+
 /** What a verifier concludes: a failed check, a fork of the log, or a check it could not run. */
 export const verdictSchema = z.enum(['verified', 'not verified', 'fork', 'could not check']);
 export type Verdict = z.infer<typeof verdictSchema>;
@@ -77,8 +86,20 @@ export const verifyReportSchema = z.strictObject({
     .nullable(),
   fields: z.array(fieldReportSchema),
   checks: z.array(verifyCheckSchema),
-  /** Evidence of log misbehaviour (a fork): the two checkpoints that cannot both be honest. */
-  security: z.array(z.strictObject({ problem: z.string(), checkpoints: z.array(z.string()) })).optional(),
+  /**
+   * Evidence of log misbehaviour (a fork) that only the log could have made: the two signed
+   * checkpoints that cannot both be honest, and the consistency proof that shows it when their sizes
+   * differ.
+   */
+  security: z
+    .array(
+      z.strictObject({
+        problem: z.string(),
+        checkpoints: z.array(z.string()),
+        consistency: consistencyBodySchema.optional(),
+      }),
+    )
+    .optional(),
 });
 export type VerifyReport = z.infer<typeof verifyReportSchema>;
 
@@ -118,10 +139,3 @@ export const inclusionBodySchema = z.strictObject({
   /** base64 hashes, the leaf's sibling first (RFC 9162). */
   hashes: z.array(z.string()),
 });
-
-export const consistencyBodySchema = z.strictObject({
-  from: z.number().int().min(1),
-  to: z.number().int().min(1),
-  hashes: z.array(z.string()),
-});
-export type ConsistencyBody = z.infer<typeof consistencyBodySchema>;

@@ -1,20 +1,25 @@
 import type { ConsistencyBody, VerifyCheck } from '../contracts/receipt-bodies';
-import { decodeBase64 } from '../encoding/base64';
+import { decodeBase64, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
 import { type PinnedLog, verifyCheckpoint } from './checkpoint';
-import { verifyConsistency } from './merkle';
+import { checkConsistencyProof } from './merkle';
 
 // Verification step 5 (README "For auditors"): a new checkpoint must be consistent with the latest one the auditor holds for
 // the same log. Both must verify under the pinned key; the sizes come only from them. Equal sizes need
 // equal roots; otherwise a consistency proof (GET /v1/log/consistency?from=&to=) between the smaller
-// and the larger is required. Two signed checkpoints that cannot both be honest are a fork: a security
-// error, with both as evidence.
+// and the larger is required.
+//
+// A fork is a security error, so it is reported only on evidence nobody but the log could have made:
+// two signed checkpoints of one size with different roots, or a proof that leads to the larger signed
+// root and, through it, to another root than the smaller checkpoint signs. A proof that does not
+// verify shows only that the proof is bad (anyone can write one, and a log server that lies or is
+// impersonated answers one): that is a check that could not be run, never a fork.
 
 export interface CheckpointComparison {
   check: VerifyCheck;
   /** The checkpoint to remember afterwards (the larger one), when the check passed. */
   latest?: string;
-  fork?: { problem: string; checkpoints: string[] };
+  fork?: { problem: string; checkpoints: string[]; consistency?: ConsistencyBody };
   /** The consistency proof the check needs and was not given, by tree sizes. */
   needs?: { from: number; to: number };
 }
@@ -42,19 +47,19 @@ export async function compareCheckpoints(
   if (!before.ok) return { check: { check: name, ok: false, detail: `held checkpoint: ${before.reason}` } };
   const [small, large] = before.value.size <= now.value.size ? [before, now] : [now, before];
   const largeNote = large === now ? current : held;
-  const fork = (problem: string): CheckpointComparison => ({
+  const fork = (problem: string, consistency?: ConsistencyBody): CheckpointComparison => ({
     check: { check: name, ok: false, detail: `SECURITY: ${problem}` },
-    fork: { problem, checkpoints: [held, current] },
+    fork: { problem, checkpoints: [held, current], ...(consistency === undefined ? {} : { consistency }) },
   });
   if (small.value.size === large.value.size) {
-    const same = verifyConsistency(
+    const same = checkConsistencyProof(
       small.value.size,
       large.value.size,
       small.value.root,
       large.value.root,
       [],
     );
-    return same.ok
+    return same.kind === 'consistent'
       ? {
           check: { check: name, ok: true, detail: `same checkpoint as held (size ${now.value.size})` },
           latest: largeNote,
@@ -79,18 +84,31 @@ export async function compareCheckpoints(
       needs: { from: small.value.size, to: large.value.size },
     };
   }
+  const badProof = (reason: string): CheckpointComparison => ({
+    check: {
+      check: name,
+      ok: false,
+      unchecked: true,
+      detail: `the consistency proof from ${span} does not verify: ${reason}; that shows the proof is bad, not that the log forked (ask the log again, or another copy of it)`,
+    },
+  });
   const hashes = proof.hashes.map((h) => decodeBase64(h));
-  if (hashes.some((h) => h === null))
-    return { check: { check: name, ok: false, detail: 'proof hash is not base64' } };
-  const verified = verifyConsistency(
+  if (hashes.some((h) => h === null)) return badProof('a proof hash is not base64');
+  const finding = checkConsistencyProof(
     small.value.size,
     large.value.size,
     small.value.root,
     large.value.root,
     hashes as Bytes[],
   );
-  if (!verified.ok) {
-    return fork(`checkpoints of ${pinned.origin} at sizes ${span} are not consistent: ${verified.reason}`);
+  if (finding.kind === 'invalid') return badProof(finding.reason);
+  if (finding.kind === 'forked') {
+    return fork(
+      `the log's own consistency proof from ${span} leads to its signed root at size ${large.value.size} ` +
+        `and, through it, to the root ${encodeBase64(finding.firstRoot)} at size ${small.value.size}, ` +
+        `where it signed ${encodeBase64(small.value.root)} (a fork)`,
+      proof,
+    );
   }
   return { check: { check: name, ok: true, detail: `consistent from ${span}` }, latest: largeNote };
 }

@@ -81,25 +81,40 @@ export function verifyInclusion(
 }
 
 /**
- * RFC 9162 section 2.1.4.2: the tree of size2 leaves with root2 extends the one of size1 with root1.
- * From size 0 it is an error; between equal sizes the proof must be empty and the roots equal.
+ * What a consistency proof between two roots shows. `consistent`: the tree of size2 extends the one
+ * of size1. `forked`: the proof leads to root2, and so (SHA-256 being collision resistant) its hashes
+ * are nodes of root2's tree, and they give `firstRoot`, not root1, as that tree's root at size1 —
+ * whoever signed both roots signed two histories. `invalid`: the proof leads to neither, or has the
+ * wrong shape, which shows only that the proof is bad: anyone can write such a proof.
  */
-export function verifyConsistency(
+export type ConsistencyFinding =
+  | { kind: 'consistent' }
+  | { kind: 'forked'; firstRoot: Uint8Array }
+  | { kind: 'invalid'; reason: string };
+
+const invalid = (reason: string): ConsistencyFinding => ({ kind: 'invalid', reason });
+
+/**
+ * RFC 9162 section 2.1.4.2, reporting what the proof shows. From size 0 it is invalid; between
+ * equal sizes the proof must be empty, and different roots are themselves the fork. When size1 is a
+ * power of two the proof starts from root1 itself, so it can show consistency but never a fork.
+ */
+export function checkConsistencyProof(
   size1: number,
   size2: number,
   root1: Uint8Array,
   root2: Uint8Array,
   proof: readonly Uint8Array[],
-): CheckResult<null> {
-  if (!isTreeSize(size1) || !isTreeSize(size2)) return fail('tree sizes are not integers');
-  if (size1 === 0) return fail('a consistency proof from an empty tree is an error');
-  if (size1 > size2) return fail('the first tree is larger than the second');
+): ConsistencyFinding {
+  if (!isTreeSize(size1) || !isTreeSize(size2)) return invalid('tree sizes are not integers');
+  if (size1 === 0) return invalid('a consistency proof from an empty tree is an error');
+  if (size1 > size2) return invalid('the first tree is larger than the second');
   if (size1 === size2) {
-    if (proof.length !== 0) return fail('a proof between equal sizes must be empty');
-    return timingSafeEqual(root1, root2) ? pass(null) : fail('equal sizes with different roots');
+    if (proof.length !== 0) return invalid('a proof between equal sizes must be empty');
+    return timingSafeEqual(root1, root2) ? { kind: 'consistent' } : { kind: 'forked', firstRoot: root2 };
   }
-  if (proof.length === 0) return fail('consistency proof is empty');
-  if (proof.some((p) => p.length !== HASH_BYTES)) return fail('a proof hash is not 32 bytes');
+  if (proof.length === 0) return invalid('consistency proof is empty');
+  if (proof.some((p) => p.length !== HASH_BYTES)) return invalid('a proof hash is not 32 bytes');
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof];
   let fn = size1 - 1;
   let sn = size2 - 1;
@@ -110,7 +125,7 @@ export function verifyConsistency(
   let fr = path[0] as Uint8Array;
   let sr = fr;
   for (const c of path.slice(1)) {
-    if (sn === 0) return fail('consistency proof is too long');
+    if (sn === 0) return invalid('consistency proof is too long');
     if (odd(fn) || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
@@ -124,8 +139,35 @@ export function verifyConsistency(
     fn = half(fn);
     sn = half(sn);
   }
-  if (sn !== 0) return fail('consistency proof is too short');
-  if (!timingSafeEqual(fr, root1)) return fail('consistency proof does not lead to the first root');
-  if (!timingSafeEqual(sr, root2)) return fail('consistency proof does not lead to the second root');
-  return pass(null);
+  if (sn !== 0) return invalid('consistency proof is too short');
+  const leadsToFirst = timingSafeEqual(fr, root1);
+  const leadsToSecond = timingSafeEqual(sr, root2);
+  if (leadsToFirst && leadsToSecond) return { kind: 'consistent' };
+  if (leadsToSecond) return { kind: 'forked', firstRoot: fr };
+  return invalid(
+    leadsToFirst
+      ? 'consistency proof does not lead to the second root'
+      : 'consistency proof does not lead to the first root',
+  );
+}
+
+/**
+ * RFC 9162 section 2.1.4.2: the tree of size2 leaves with root2 extends the one of size1 with root1.
+ * From size 0 it is an error; between equal sizes the proof must be empty and the roots equal.
+ */
+export function verifyConsistency(
+  size1: number,
+  size2: number,
+  root1: Uint8Array,
+  root2: Uint8Array,
+  proof: readonly Uint8Array[],
+): CheckResult<null> {
+  const finding = checkConsistencyProof(size1, size2, root1, root2, proof);
+  if (finding.kind === 'consistent') return pass(null);
+  if (finding.kind === 'invalid') return fail(finding.reason);
+  return fail(
+    size1 === size2
+      ? 'equal sizes with different roots'
+      : 'consistency proof does not lead to the first root',
+  );
 }

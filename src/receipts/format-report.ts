@@ -1,7 +1,9 @@
 import type { VerifyReport } from '../contracts/receipt-bodies';
+import { escapeControlCharacters } from '../encoding/escape-control-characters';
 
 // The human-readable report of `valve-verify verify`, also shown by the browser verifier: what was
-// disclosed, which checkpoint, and each check.
+// disclosed, which checkpoint, and each check. Each line is escaped on its own: a value or a log
+// server's message can carry a line break or terminal escape codes, and must not forge a line.
 
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'FAIL');
 
@@ -39,8 +41,12 @@ export function formatReport(report: VerifyReport): string {
           .map((l) => `    ${l}`),
       );
     });
+    if (s.consistency !== undefined) {
+      const { from, to, hashes } = s.consistency;
+      lines.push(`  consistency proof from ${from} to ${to}:`, ...hashes.map((h) => `    ${h}`));
+    }
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(escapeControlCharacters).join('\n')}\n`;
 }
 
 function truncate(text: string, max: number): string {

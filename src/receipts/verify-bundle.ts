@@ -2,6 +2,7 @@ import {
   type DisclosureBundle,
   disclosureBundleSchema,
   type FieldReport,
+  isOpenName,
   type Verdict,
   type VerifyCheck,
   type VerifyReport,
@@ -54,7 +55,23 @@ function report(checks: VerifyCheck[], parts: Partial<VerifyReport> = {}): Verif
   };
 }
 
+/**
+ * The first name `open` holds that no receipt has, read from the input itself: zod's record skips a
+ * `__proto__` member (its guard against prototype pollution) that JSON.parse keeps as an ordinary
+ * one, so the parsed bundle alone would verify without a word about it.
+ */
+function unknownOpenName(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || !Object.hasOwn(input, 'open')) return undefined;
+  const open: unknown = (input as { open: unknown }).open;
+  if (typeof open !== 'object' || open === null || Array.isArray(open)) return undefined;
+  return Object.keys(open).find((name) => !isOpenName(name));
+}
+
 function checkFormat(input: unknown): { bundle: DisclosureBundle } | { problem: string } {
+  const unknown = unknownOpenName(input);
+  if (unknown !== undefined) {
+    return { problem: `open names ${JSON.stringify(unknown)}, which is not a receipt field or item` };
+  }
   const parsed = disclosureBundleSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

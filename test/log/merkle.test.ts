@@ -4,8 +4,10 @@ import { decodeBase64 } from '../../src/encoding/base64';
 import { bytesToHex, hexToBytes } from '../../src/encoding/hex';
 import { utf8 } from '../../src/encoding/utf8';
 import {
+  checkConsistencyProof,
   EMPTY_ROOT,
   entryHash,
+  isPowerOfTwo,
   leafHash,
   nodeHash,
   splitPoint,
@@ -262,6 +264,46 @@ describe('MerkleTree', () => {
         const flipped = flipBit(proof, el % proof.length, bit);
         expect(verifyConsistency(m, n, tree.root(m), tree.root(n), flipped).ok).toBe(false);
         expect(verifyConsistency(m, n, tree.root(m - 1 || 1 + (m % 2)), tree.root(n), proof).ok).toBe(false);
+      }),
+    );
+  });
+
+  it('reads an honest proof against another signed old root as a fork, and names the true old root', () => {
+    const leaves = leavesOf(120);
+    const tree = treeOf(leaves);
+    const other = treeOf(leavesOf(120).map((_, i) => leafHash(entryHash(utf8(`other ${i}`)))));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 119 }), fc.nat(), (m, extra) => {
+        const n = m + 1 + (extra % (120 - m));
+        const finding = checkConsistencyProof(m, n, other.root(m), tree.root(n), tree.consistencyProof(m, n));
+        // From a power-of-two size the proof starts at the old root itself, so it cannot show a fork.
+        if (isPowerOfTwo(m)) expect(finding.kind).toBe('invalid');
+        else expect(finding).toEqual({ kind: 'forked', firstRoot: tree.root(m) });
+      }),
+    );
+  });
+
+  it('never reads a forged proof between consistent roots as a fork', () => {
+    const leaves = leavesOf(150);
+    const tree = treeOf(leaves);
+    const random = (length: number) =>
+      Array.from({ length }, () => crypto.getRandomValues(new Uint8Array(32)));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 149 }), fc.nat(), fc.nat(), fc.nat(255), (m, extra, el, bit) => {
+        const n = m + 1 + (extra % (150 - m));
+        const [root1, root2] = [tree.root(m), tree.root(n)];
+        const honest = tree.consistencyProof(m, n);
+        for (const forged of [
+          [],
+          random(honest.length),
+          random(1),
+          [...honest, ...random(1)],
+          honest.slice(1),
+          flipBit(honest, el % honest.length, bit),
+        ]) {
+          expect(checkConsistencyProof(m, n, root1, root2, forged).kind).toBe('invalid');
+        }
+        expect(checkConsistencyProof(m, n, root1, root2, honest)).toEqual({ kind: 'consistent' });
       }),
     );
   });

@@ -95,6 +95,22 @@ describe('one-byte mutations of a disclosure bundle', () => {
     }
   });
 
+  it('fails bundle.format for an opened name no receipt has, __proto__ included', async () => {
+    for (const name of ['__proto__', 'constructor', 'req.context[x]']) {
+      // As JSON.parse reads a bundle file or body: "__proto__" is then an own member, not the prototype.
+      const open = JSON.parse(`{${JSON.stringify(name)}: { "value": null }}`) as object;
+      const report = await verifyBundle({ ...full, open: { ...full.open, ...open } }, trustRoot);
+      expect(report.checks, name).toEqual([
+        {
+          check: 'bundle.format',
+          ok: false,
+          detail: `open names ${JSON.stringify(name)}, which is not a receipt field or item`,
+        },
+      ]);
+      expect(report.verdict).toBe('not verified');
+    }
+  });
+
   it('keeps verifying a valve-receipt/v1 receipt, which has no tenant and no items', async () => {
     const report = await verifyBundle(v1, trustRoot);
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);

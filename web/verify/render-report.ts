@@ -100,7 +100,9 @@ function checksTable(report: VerifyReport): HTMLElement {
   return el('table', { id: 'checks' }, el('caption', { class: 'help' }, 'Every check, in order'), head, body);
 }
 
-function securityBox(problem: string, checkpoints: string[]): HTMLElement {
+type ForkEvidence = NonNullable<VerifyReport['security']>[number];
+
+function securityBox({ problem, checkpoints, consistency }: ForkEvidence): HTMLElement {
   const box = el(
     'div',
     { class: 'security', role: 'alert', id: 'security' },
@@ -109,6 +111,10 @@ function securityBox(problem: string, checkpoints: string[]): HTMLElement {
   checkpoints.forEach((note, i) => {
     box.append(el('h4', {}, i === 0 ? 'Checkpoint held' : 'Checkpoint new'), el('pre', {}, note));
   });
+  if (consistency !== undefined) {
+    const { from, to, hashes } = consistency;
+    box.append(el('h4', {}, `Consistency proof from ${from} to ${to}`), el('pre', {}, hashes.join('\n')));
+  }
   return box;
 }
 
@@ -127,7 +133,7 @@ export function renderReport(report: VerifyReport): HTMLElement {
       ),
     );
   }
-  for (const s of report.security ?? []) root.append(securityBox(s.problem, s.checkpoints));
+  for (const s of report.security ?? []) root.append(securityBox(s));
   root.append(summary(report));
   root.append(el('h3', {}, 'Checks'), checksTable(report));
   if (report.fields.length > 0) root.append(el('h3', {}, 'Fields'), fieldsTable(report));

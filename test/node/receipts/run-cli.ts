@@ -16,6 +16,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string>;
   cwd?: string;
+  /** Kills the CLI after this long (code null), so a CLI that hangs fails its test instead of stalling it. */
+  killAfterMs?: number;
 }
 
 /** Runs `node bin/valve-verify.js …` as its own process, as an auditor would. */
@@ -34,7 +36,14 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    const deadline =
+      options.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

@@ -184,7 +184,7 @@ describe('valve-verify --fetch and its exit codes', () => {
     expect((await verify('first-bundle.json', '--state', state)).code).toBe(0);
     const result = await verify('second-bundle.json', '--state', state, '--fetch', otherUrl);
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain('serves the log staging.example/log/0');
+    expect(result.stdout).toContain('serves the log "staging.example/log/0"');
   });
 
   it('exits 1 when a check fails, and 2 on a usage error', async () => {

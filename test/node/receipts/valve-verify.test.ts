@@ -133,6 +133,39 @@ describe('valve-verify against a running Valve', () => {
     expect(await res.json()).toEqual(JSON.parse(cli.stdout));
   });
 
+  it('refuses a bundle that opens __proto__ or another name no receipt has, in the CLI and the API', async () => {
+    // JSON.parse keeps "__proto__" as an ordinary member; a check that skips it would verify a
+    // bundle carrying a name nobody looked at.
+    const full = readFileSync(file('full.json'), 'utf8');
+    for (const name of ['__proto__', 'constructor', 'req.secret']) {
+      const text = full.replace(
+        '"open": {',
+        `"open": {\n    ${JSON.stringify(name)}: { "value": "unchecked" },`,
+      );
+      writeFileSync(file('extra-name.json'), text);
+      const result = await runCli([
+        'verify',
+        file('extra-name.json'),
+        '--trust-root',
+        file('root.json'),
+        '--no-state',
+      ]);
+      expect(result.stdout, name).toContain(
+        `FAIL bundle.format (open names ${JSON.stringify(name)}, which is not a receipt field or item)`,
+      );
+      expect(result.code, name).toBe(1);
+      const res = await fetch(`${valve.url}/v1/receipts/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(res.status, name).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(
+        `open names ${JSON.stringify(name)}`,
+      );
+    }
+  });
+
   it('exits 1 and names the check when one byte of the bundle changes', async () => {
     const bundle = JSON.parse(readFileSync(file('full.json'), 'utf8')) as {
       open: Record<string, { value: unknown }>;

@@ -235,6 +235,9 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
     // A second log with the same origin and key but another history: what a forking log shows.
     const twin = await startValve({ vars: keys });
     try {
+      // Held: the first receipt's checkpoint, at the size of the twin's first — two signed roots of one
+      // size. (A fork between sizes shows only through the log's own proof, and not from every size.)
+      await page.evaluate(() => localStorage.removeItem('valve-verify:checkpoint:valve.local/log/0'));
       expect((await verifyInPage(page, full)).ok).toBe(true);
       const other = { ...request, instructions: 'Something else entirely.' };
       const forked = await buildDisclosure({ request: other, response: await ask(twin, other), salt });
