@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger, queryText } from './query-params';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
 import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
 
@@ -34,7 +35,7 @@ export const disclosureBundleSchema = z.strictObject({
 export type DisclosureBundle = z.infer<typeof disclosureBundleSchema>;
 
 /** POST /v1/receipts/verify?tenant=: the tenant a v2 receipt must be issued to. */
-export const verifyQuerySchema = z.strictObject({ tenant: z.string().min(1).optional() });
+export const verifyQuerySchema = z.strictObject({ tenant: queryText().min(1).optional() });
 
 export const verifyCheckSchema = z.strictObject({
   check: z.string(),
@@ -103,13 +104,14 @@ export const checkpointBodySchema = z.strictObject({
 });
 
 export const inclusionQuerySchema = z.strictObject({
-  index: z.coerce.number().int().min(0),
-  size: z.coerce.number().int().min(1),
+  index: queryInteger(0),
+  size: queryInteger(1),
 });
 
+/** Sizes of the log's tree; a proof from size 0 is not defined (RFC 9162 §2.1.4). */
 export const consistencyQuerySchema = z.strictObject({
-  from: z.coerce.number().int().min(0),
-  to: z.coerce.number().int().min(0),
+  from: queryInteger(1),
+  to: queryInteger(1),
 });
 
 export const inclusionBodySchema = z.strictObject({
