@@ -14,6 +14,7 @@ export const ignoredFields = {
   metadata: z.record(z.string(), z.string()).nullish(),
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),
   prompt_cache_key: z.string().nullish(),
+  prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
   safety_identifier: z.string().nullish(),
   user: z.string().nullish(),
 };
@@ -54,6 +55,7 @@ export const chatNeutralFields = {
   audio: z.null().optional(),
   prediction: z.null().optional(),
   web_search_options: z.null().optional(),
+  moderation: z.null().optional(),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
   verbosity: z.enum(['low', 'medium', 'high']).nullish(),
 };
@@ -84,5 +86,13 @@ export const responsesNeutralFields = {
     })
     .nullish(),
   prompt: z.null().optional(),
+  moderation: z.null().optional(),
+  context_management: neutralOnly(
+    z.array(z.unknown()),
+    (v) => v.length === 0,
+    'Valve keeps no context between requests: context_management must be empty',
+  ),
+  /** Valve streams no obfuscation padding, asked for or not. */
+  stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).nullish(),
   max_tool_calls: z.number().int().min(1).nullish(),
 };
