@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { scopes } from '../env';
-import { onTheWire, queryInteger, queryList, queryText } from './query-params';
+import { queryInteger, queryList, queryText } from './query-params';
 import { isUsageBound, usageBoundMessage } from './usage-bound';
+import { onTheWire } from './wire-schema';
 
 // Bodies of the operator endpoints: health, keys, budgets, audit, usage.
 

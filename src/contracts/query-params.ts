@@ -1,20 +1,10 @@
 import { z } from 'zod';
+import { onTheWire } from './wire-schema';
 
 // Query parameters arrive as text, once or repeated (Hono hands a repeated one over as an array). Each
 // parser here reads the text strictly and says in its 400 what is wrong, never "received NaN"; and
-// records in `wireSchemas` how the parameter is written on the wire, which the OpenAPI document states
-// in place of zod's own picture of a string being parsed.
-
-/** The JSON Schema of a query parameter as a client writes it. */
-export type WireSchema = Record<string, unknown>;
-
-export const wireSchemas = z.registry<WireSchema>();
-
-/** A zod schema with the JSON Schema the OpenAPI document gives for it. */
-export function onTheWire<T extends z.ZodType>(schema: T, wire: WireSchema): T {
-  wireSchemas.add(schema, wire);
-  return schema;
-}
+// states how the parameter is written on the wire (`onTheWire`), which is what the OpenAPI document
+// shows in place of zod's own picture of a string being parsed.
 
 /** One text value: a missing one is required, a repeated one must be given once. */
 export function queryText() {

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { queryInteger, queryText } from './query-params';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
-import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
+import { ITEM_NAME, isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
+import { onTheWire } from './wire-schema';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 
 export const receiptFieldSchema = z.enum(RECEIPT_FIELDS_V2);
 
 /** A name a bundle may open: a v1/v2 field, or one item of a v2 receipt's context or conversation. */
-const openNameSchema = z
-  .string()
-  .refine((name) => isReceiptField(name) || parseItemName(name) !== null, 'is not a receipt field or item');
+const openNameSchema = onTheWire(
+  z
+    .string()
+    .refine((name) => isReceiptField(name) || parseItemName(name) !== null, 'is not a receipt field or item'),
+  { type: 'string', anyOf: [{ enum: [...RECEIPT_FIELDS_V2] }, { pattern: ITEM_NAME.source }] },
+);
 
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in

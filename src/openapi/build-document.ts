@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../contracts/error-body';
-import { wireSchemas } from '../contracts/query-params';
+import { wireSchemas } from '../contracts/wire-schema';
 import { correlationIdPattern } from '../middleware/request-ids';
 import { openaiErrorBodySchema } from '../openai/wire-schemas';
 import { errorResponsesOf } from './error-responses';

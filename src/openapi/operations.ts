@@ -114,7 +114,8 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: '/v1/usage',
-    summary: 'Usage of the key’s tenant, aggregated by model and day, with cost.',
+    summary:
+      'Usage of the key’s tenant, aggregated by model and day, with cost, from `from` (default: 30 days ago) to `to` (default: today), `from` not after `to`.',
     security: { kind: 'key', scope: 'usage:read' },
     query: usageQuerySchema,
     status: 200,

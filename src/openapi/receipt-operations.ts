@@ -60,7 +60,7 @@ export const receiptOperations: Operation[] = [
     method: 'post',
     path: '/v1/receipts/verify',
     summary:
-      'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`.',
+      'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`. An opened name without its `key` needs the bundle’s `salt`; a bundle that is not well-formed is a 400 `receipt.invalid_bundle`, one that fails a check a 200 saying which.',
     security: { kind: 'public' },
     query: verifyQuerySchema,
     body: disclosureBundleSchema,

@@ -1,6 +1,6 @@
 import { Validator } from '@cfworker/json-schema';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createKey, logSize, reason } from '../helpers/api';
+import { call, createKey, logSize, postJson, reason } from '../helpers/api';
 
 // What the server answers, checked against what /openapi.json says it answers: each status must be one
 // the operation declares, and each body must fit that status's schema. Each case is one a schema-driven
@@ -215,5 +215,65 @@ describe('GET /v1/usage as documented', () => {
     const res = await call(`/v1/usage?${query}`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(400);
     expect(firstIssueOf(await asDocumented('get', '/v1/usage', res))).toMatchObject(issue);
+  });
+});
+
+describe('request bodies as documented', () => {
+  const chat = '/openai/v1/chat/completions';
+  const responses = '/openai/v1/responses';
+  const verify = '/v1/receipts/verify';
+  const user = { role: 'user', content: 'Hi' };
+  const asked = { model: 'auto', messages: [user] };
+  const input = { model: 'auto', input: 'Hi' };
+  const call = { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' };
+  const bundle = { jws: 'x', proof: 'y' };
+  const key = 'A'.repeat(43);
+
+  // [path, body, whether the server takes it]: the document's body schema must say the same. Each is a
+  // field the server checks beyond its type: a neutral value, a stateless refusal, a part Valve maps.
+  const bodies: [string, JsonObject, boolean][] = [
+    [chat, { ...asked, store: false, logit_bias: {}, modalities: ['text'] }, true],
+    [chat, { ...asked, store: true }, false],
+    [chat, { ...asked, logit_bias: { '50256': -100 } }, false],
+    [chat, { ...asked, modalities: ['text', 'audio'] }, false],
+    [
+      chat,
+      { ...asked, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] },
+      false,
+    ],
+    [
+      responses,
+      { ...input, conversation: null, previous_response_id: null, store: false, include: [] },
+      true,
+    ],
+    [responses, { ...input, conversation: 'conv_1' }, false],
+    [responses, { ...input, previous_response_id: 'resp_1' }, false],
+    [responses, { ...input, store: true }, false],
+    [responses, { ...input, include: ['reasoning.encrypted_content'] }, false],
+    [
+      responses,
+      { ...input, input: [user, call, { type: 'function_call_output', call_id: 'c1', output: 'ok' }] },
+      true,
+    ],
+    [responses, { ...input, input: [{ type: 'reasoning', summary: [] }] }, false],
+    [responses, { ...input, input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, false],
+    [
+      verify,
+      { ...bundle, open: { 'req.task': { value: 'x', key }, 'req.context[0]': { value: 1, key } } },
+      true,
+    ],
+    [verify, { ...bundle, open: { 'req.nothing': { value: 1 } } }, false],
+  ];
+
+  it.each(bodies)('POST %s with %j: the document agrees with the server (%s)', async (path, body, takes) => {
+    const { key } = await createKey('bodies-doc');
+    const res = await postJson(path, body, { Authorization: `Bearer ${key}` });
+    expect(res.status, await res.clone().text()).toBe(takes ? 200 : 400);
+    const operation = operationOf('post', path);
+    const schema = (operation.requestBody as { content: Record<string, { schema: JsonObject }> }).content[
+      'application/json'
+    ]?.schema;
+    expect(validatorOf(schema ?? {}).validate(body).valid).toBe(takes);
+    await asDocumented('post', path, res);
   });
 });
