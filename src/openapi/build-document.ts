@@ -109,6 +109,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
         ? {
             requestBody: {
               required: true,
+              ...(operation.bodyDescription ? { description: operation.bodyDescription } : {}),
               content: {
                 'application/json': {
                   schema: schemaOf(operation.body, 'input'),

@@ -10,7 +10,7 @@ import {
   responseObjectSchema,
 } from '../openai/wire-schemas';
 import type { Operation } from './operation';
-import { pipelineErrors } from './pipeline-errors';
+import { iJsonBody, pipelineErrors } from './pipeline-rules';
 
 // The OpenAI-compatible door. Its examples are the door's own encoders applied to the Reason
 // example, so the document cannot drift from what the door answers.
@@ -49,6 +49,7 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
       body: chatRequestSchema,
       status: 200,
       response: chatCompletionSchema,
+      bodyDescription: iJsonBody,
       streams: ['text/event-stream'],
       errors: ['request.unsupported_media_type', 'request.not_found', ...pipelineErrors],
       errorBody: 'openai',
@@ -66,6 +67,7 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
       body: responsesRequestSchema,
       status: 200,
       response: responseObjectSchema,
+      bodyDescription: iJsonBody,
       streams: ['text/event-stream'],
       errors: ['request.unsupported_media_type', 'request.not_found', ...pipelineErrors],
       errorBody: 'openai',

@@ -14,6 +14,8 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** What the body must be beyond its schema. */
+  bodyDescription?: string;
   status: number;
   response: z.ZodType;
   /** Other framings of the success answer than JSON, as the media types the server streams. */

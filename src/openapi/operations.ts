@@ -20,7 +20,7 @@ import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
 import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
-import { pipelineErrors } from './pipeline-errors';
+import { iJsonBody, pipelineErrors } from './pipeline-rules';
 import { exampleReceipt, receiptOperations } from './receipt-operations';
 
 const exampleReceiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
@@ -73,6 +73,7 @@ export const operations: Operation[] = [
     body: reasonRequestSchema,
     status: 200,
     response: reasonResponseSchema,
+    bodyDescription: iJsonBody,
     streams: ['text/event-stream', 'application/x-ndjson'],
     errors: ['request.unsupported_media_type', 'request.not_acceptable', ...pipelineErrors],
     example: {
