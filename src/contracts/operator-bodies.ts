@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { scopes } from '../env';
+import { queryInteger, queryList, queryText } from './query-params';
 import { isUsageBound, usageBoundMessage } from './usage-bound';
+import { onTheWire } from './wire-schema';
 
 // Bodies of the operator endpoints: health, keys, budgets, audit, usage.
 
-export const healthBodySchema = z.strictObject({ status: z.literal('ok'), version: z.string() });
+export const healthBodySchema = z.strictObject({
+  status: z.literal('ok'),
+  version: z.string(),
+  /** This isolate's writes behind the answer that failed (src/background/write-with-retries.ts). */
+  writeBehind: z.strictObject({
+    retriedBatches: z.number().int().min(0),
+    lostReceipts: z.number().int().min(0),
+    lostUsageRecords: z.number().int().min(0),
+  }),
+});
 
 export const tenantSchema = z
   .string()
@@ -64,20 +75,23 @@ export const auditPageSchema = z.strictObject({
 });
 
 export const auditQuerySchema = z.strictObject({
-  after: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  after: queryInteger(0).optional(),
+  limit: queryInteger(1, 1000).optional(),
 });
 
-/** A UTC day or an RFC 3339 timestamp; a day as `to` includes the whole day. */
-const usageBound = z.string().refine(isUsageBound, usageBoundMessage);
+/** A UTC day or an RFC 3339 timestamp (JSON Schema's `date` and `date-time`); a day as `to` includes the whole day. */
+const usageBound = () =>
+  onTheWire(queryText().refine(isUsageBound, usageBoundMessage), {
+    type: 'string',
+    anyOf: [{ format: 'date' }, { format: 'date-time' }],
+  });
+
+export const usageGroups = ['model', 'day'] as const;
 
 export const usageQuerySchema = z.strictObject({
-  from: usageBound.optional(),
-  to: usageBound.optional(),
-  groupBy: z
-    .string()
-    .regex(/^(model|day)(,(model|day))?$/, 'must be `model`, `day` or `model,day`')
-    .optional(),
+  from: usageBound().optional(),
+  to: usageBound().optional(),
+  groupBy: queryList(usageGroups).optional(),
 });
 
 const usageTotals = {
@@ -92,7 +106,7 @@ export const usageBodySchema = z.strictObject({
   tenant: z.string(),
   from: z.string(),
   to: z.string(),
-  groupBy: z.array(z.enum(['model', 'day'])),
+  groupBy: z.array(z.enum(usageGroups)),
   rows: z.array(
     z.strictObject({
       day: z.string().optional(),

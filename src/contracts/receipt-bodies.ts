@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { queryInteger, queryText } from './query-params';
 import { receiptSaltPattern, uuidSchema } from './reason-request';
-import { isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
+import { ITEM_NAME, isReceiptField, parseItemName, RECEIPT_FIELDS_V2 } from './receipt-field-names';
+import { onTheWire } from './wire-schema';
 
 // Bodies of the receipt and log endpoints, and the disclosure bundle an auditor receives.
 
@@ -11,7 +13,10 @@ export function isOpenName(name: string): boolean {
   return isReceiptField(name) || parseItemName(name) !== null;
 }
 
-const openNameSchema = z.string().refine(isOpenName, 'is not a receipt field or item');
+const openNameSchema = onTheWire(z.string().refine(isOpenName, 'is not a receipt field or item'), {
+  type: 'string',
+  anyOf: [{ enum: [...RECEIPT_FIELDS_V2] }, { pattern: ITEM_NAME.source }],
+});
 
 /**
  * `{ jws, proof, salt?, open: { "<name>": { value, key? } } }`: a name is a field (`req.task`) or, in
@@ -36,7 +41,7 @@ export const disclosureBundleSchema = z.strictObject({
 export type DisclosureBundle = z.infer<typeof disclosureBundleSchema>;
 
 /** POST /v1/receipts/verify?tenant=: the tenant a v2 receipt must be issued to. */
-export const verifyQuerySchema = z.strictObject({ tenant: z.string().min(1).optional() });
+export const verifyQuerySchema = z.strictObject({ tenant: queryText().min(1).optional() });
 
 export const verifyCheckSchema = z.strictObject({
   check: z.string(),
@@ -124,13 +129,14 @@ export const checkpointBodySchema = z.strictObject({
 });
 
 export const inclusionQuerySchema = z.strictObject({
-  index: z.coerce.number().int().min(0),
-  size: z.coerce.number().int().min(1),
+  index: queryInteger(0),
+  size: queryInteger(1),
 });
 
+/** Sizes of the log's tree; a proof from size 0 is not defined (RFC 9162 §2.1.4). */
 export const consistencyQuerySchema = z.strictObject({
-  from: z.coerce.number().int().min(0),
-  to: z.coerce.number().int().min(0),
+  from: queryInteger(1),
+  to: queryInteger(1),
 });
 
 export const inclusionBodySchema = z.strictObject({

@@ -35,7 +35,7 @@ export type ItemCounts = Record<ItemList, number>;
 
 export const TENANT_FIELD = 'req.tenant';
 
-const ITEM_NAME = /^(req\.context|req\.conversation)\[(0|[1-9][0-9]{0,5})\]$/;
+export const ITEM_NAME = /^(req\.context|req\.conversation)\[(0|[1-9][0-9]{0,5})\]$/;
 
 export function isReceiptField(name: string): name is ReceiptField {
   return (RECEIPT_FIELDS_V2 as readonly string[]).includes(name);

@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { onTheWire } from '../contracts/wire-schema';
 import { valveOptionsSchema } from '../door/valve-options';
 import { chatNeutralFields, ignoredFields } from './neutral-knobs';
+import { argumentsWire, chatContentWire } from './wire-parts';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's
 // are: a field Valve does not know is a 400 naming it. Content parts are read loosely here and
 // checked part by part in the mapper, so an image part gets an error naming exactly that part.
 
 const partSchema = z.looseObject({ type: z.string() });
-const contentSchema = z.union([z.string(), z.array(partSchema)]);
+const contentSchema = onTheWire(z.union([z.string(), z.array(partSchema)]), chatContentWire);
 
 // Every field OpenAI documents on a message is accepted, null included, so that a message read back
 // from a completion (`message.model_dump()`, `.to_dict()`) can be sent again as it is.
@@ -27,7 +29,7 @@ const userMessageSchema = z.strictObject({
 export const wireToolCallSchema = z.strictObject({
   id: z.string().min(1),
   type: z.literal('function'),
-  function: z.strictObject({ name: z.string().min(1), arguments: z.string() }),
+  function: z.strictObject({ name: z.string().min(1), arguments: onTheWire(z.string(), argumentsWire) }),
 });
 
 const assistantMessageSchema = z.strictObject({

@@ -57,9 +57,13 @@ function retryAfterMs(error: ApiError): number | undefined {
   return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
+/** The status a Valve error answers with at the door: a tenant out of money is OpenAI's 429 insufficient_quota. */
+export function openaiStatusOf(error: { code: string; status: number }): number {
+  return error.code === 'limit.budget_exhausted' ? 429 : error.status;
+}
+
 export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
-  // A tenant out of money is what OpenAI calls insufficient_quota: a 429 that no retry fixes.
-  const status = error.code === 'limit.budget_exhausted' ? 429 : error.status;
+  const status = openaiStatusOf(error);
   const type =
     error.code === 'limit.budget_exhausted'
       ? 'insufficient_quota'

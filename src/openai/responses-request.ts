@@ -1,21 +1,30 @@
 import { z } from 'zod';
+import { onTheWire } from '../contracts/wire-schema';
 import { valveOptionsSchema } from '../door/valve-options';
 import { ignoredFields, responsesNeutralFields } from './neutral-knobs';
+import { responsesItemWire } from './wire-parts';
 
 // The Responses API request body as Valve accepts it: stateless (no stored responses, no server-side
 // conversation). Top-level fields are strict; input items are read loosely and checked one by one in
 // the mapper, so an unsupported item gets an error naming exactly that item.
 
-const itemSchema = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
+const itemSchema = onTheWire(
+  z.looseObject({ type: z.string().optional(), role: z.string().optional() }),
+  responsesItemWire,
+);
 
 export const responsesRequestSchema = z.strictObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(itemSchema)]),
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
-  store: z.boolean().nullish(),
-  previous_response_id: z.string().nullish(),
-  conversation: z.unknown().optional(),
+  // Stateless: any other value is refused, naming it, by responsesToReason.
+  store: onTheWire(z.boolean(), { type: 'boolean', const: false }).nullish(),
+  previous_response_id: onTheWire(z.string(), {
+    not: {},
+    description: 'Valve keeps no responses: null only',
+  }).nullish(),
+  conversation: onTheWire(z.unknown(), { type: 'null' }).optional(),
   tools: z
     .array(
       z.strictObject({

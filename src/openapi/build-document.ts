@@ -1,34 +1,94 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../contracts/error-body';
+import { wireSchemas } from '../contracts/wire-schema';
+import { correlationIdPattern } from '../middleware/request-ids';
 import { openaiErrorBodySchema } from '../openai/wire-schemas';
+import { errorResponsesOf } from './error-responses';
 import type { Operation } from './operation';
 import { operations } from './operations';
 
 type JsonObject = Record<string, unknown>;
 
+/** The JSON Schema of a zod contract; a query parameter's is the one it has on the wire (query-params.ts). */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const wire = wireSchemas.get(zodSchema);
+      if (wire === undefined) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonObject)[key];
+      Object.assign(jsonSchema, wire);
+    },
+  }) as JsonObject;
   return rest;
 }
 
-function parametersOf(operation: Operation): JsonObject[] {
-  const path = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
-    name: match[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
+/** The parameters of an object schema, each required when the schema requires it. */
+function parametersIn(schema: z.ZodObject, where: 'path' | 'query'): JsonObject[] {
+  const json = schemaOf(schema, 'input');
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries((json.properties ?? {}) as Record<string, JsonObject>).map(([name, schema]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema,
+    // A list is written comma-separated: `groupBy=model,day`.
+    ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
   }));
-  const query = operation.query
-    ? Object.entries((schemaOf(operation.query, 'input').properties ?? {}) as Record<string, JsonObject>).map(
-        ([name, schema]) => ({ name, in: 'query', required: false, schema }),
-      )
-    : [];
-  return [...path, ...query];
+}
+
+function parametersOf(operation: Operation): JsonObject[] {
+  const declared = operation.params ? parametersIn(operation.params, 'path') : [];
+  const path = [...operation.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    ...(declared.find((p) => p.name === name) ?? {
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', minLength: 1 },
+    }),
+    ...(operation.example.params?.[name as string] === undefined
+      ? {}
+      : { example: operation.example.params[name as string] }),
+  }));
+  const query = operation.query ? parametersIn(operation.query, 'query') : [];
+  const headers = [
+    { $ref: '#/components/parameters/CorrelationId' },
+    { $ref: '#/components/parameters/RequestId' },
+  ];
+  return [...path, ...query, ...headers];
 }
 
 function securityOf(operation: Operation): JsonObject[] {
   if (operation.security.kind === 'public') return [];
   return [{ [operation.security.kind === 'admin' ? 'adminToken' : 'apiKey']: [] }];
+}
+
+/** A caller's own id for a request: checked, and echoed in X-Correlation-Id (src/middleware/request-ids.ts). */
+function correlationHeader(name: string): JsonObject {
+  return {
+    name,
+    in: 'header',
+    required: false,
+    description: `Your id for this request, echoed as X-Correlation-Id; anything else is a 400.`,
+    schema: { type: 'string', pattern: correlationIdPattern.source },
+  };
+}
+
+function successOf(operation: Operation): JsonObject {
+  const streams = Object.fromEntries(
+    (operation.streams ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+  );
+  return {
+    description: operation.streams ? 'Success: JSON, or a stream when one is asked for' : 'Success',
+    content: {
+      'application/json': {
+        schema: schemaOf(operation.response, 'output'),
+        example: operation.example.response,
+      },
+      ...streams,
+    },
+  };
 }
 
 /** The OpenAPI 3.1 document, generated from the zod contracts of every operation. */
@@ -49,6 +109,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
         ? {
             requestBody: {
               required: true,
+              ...(operation.bodyDescription ? { description: operation.bodyDescription } : {}),
               content: {
                 'application/json': {
                   schema: schemaOf(operation.body, 'input'),
@@ -58,27 +119,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
             },
           }
         : {}),
-      responses: {
-        [String(operation.status)]: {
-          description: 'Success',
-          content: {
-            'application/json': {
-              schema: schemaOf(operation.response, 'output'),
-              example: operation.example.response,
-            },
-          },
-        },
-        default:
-          operation.errorBody === 'openai'
-            ? {
-                description: 'Every error in OpenAI’s shape; Valve’s own error object rides in `valve`',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenAiErrorBody' } } },
-              }
-            : {
-                description: 'Every error: one body, codes in schemas/error-codes.json',
-                content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-              },
-      },
+      responses: { [String(operation.status)]: successOf(operation), ...errorResponsesOf(operation) },
     };
   }
   return {
@@ -95,6 +136,10 @@ export function buildOpenApiDocument(version: string): JsonObject {
       schemas: {
         ErrorBody: schemaOf(errorBodySchema, 'output'),
         OpenAiErrorBody: schemaOf(openaiErrorBodySchema, 'output'),
+      },
+      parameters: {
+        CorrelationId: correlationHeader('X-Correlation-Id'),
+        RequestId: correlationHeader('X-Request-Id'),
       },
       securitySchemes: {
         apiKey: {

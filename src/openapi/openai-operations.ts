@@ -10,6 +10,7 @@ import {
   responseObjectSchema,
 } from '../openai/wire-schemas';
 import type { Operation } from './operation';
+import { iJsonBody, pipelineErrors } from './pipeline-rules';
 
 // The OpenAI-compatible door. Its examples are the door's own encoders applied to the Reason
 // example, so the document cannot drift from what the door answers.
@@ -48,6 +49,9 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
       body: chatRequestSchema,
       status: 200,
       response: chatCompletionSchema,
+      bodyDescription: iJsonBody,
+      streams: ['text/event-stream'],
+      errors: ['request.unsupported_media_type', 'request.not_found', ...pipelineErrors],
       errorBody: 'openai',
       example: {
         body: chatBody,
@@ -63,6 +67,9 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
       body: responsesRequestSchema,
       status: 200,
       response: responseObjectSchema,
+      bodyDescription: iJsonBody,
+      streams: ['text/event-stream'],
+      errors: ['request.unsupported_media_type', 'request.not_found', ...pipelineErrors],
       errorBody: 'openai',
       example: {
         body: responsesBody,
@@ -96,7 +103,11 @@ export function openaiOperations(reasonExample: ReasonResponse): Operation[] {
       status: 200,
       response: modelObjectSchema,
       errorBody: 'openai',
-      example: { response: { id: 'sim/fast', object: 'model', created: 0, owned_by: 'sim' } },
+      errors: ['request.not_found'],
+      example: {
+        params: { model: 'sim/fast' },
+        response: { id: 'sim/fast', object: 'model', created: 0, owned_by: 'sim' },
+      },
     },
   ];
 }

@@ -10,11 +10,22 @@ export interface Operation {
   path: string;
   summary: string;
   security: Security;
+  /** Path parameters with more to them than a non-empty string. */
+  params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** What the body must be beyond its schema. */
+  bodyDescription?: string;
   status: number;
   response: z.ZodType;
-  example: { body?: unknown; response: unknown };
+  /** Other framings of the success answer than JSON, as the media types the server streams. */
+  streams?: readonly string[];
+  /**
+   * The error codes (schemas/error-codes.json) the operation's own work can answer with; the ones its
+   * security, parameters and body imply are added by the document (src/openapi/error-responses.ts).
+   */
+  errors?: readonly string[];
+  example: { body?: unknown; response: unknown; params?: Record<string, string> };
   /** The error body: Valve's own, or OpenAI's shape for the OpenAI-compatible door. */
   errorBody?: 'openai';
 }

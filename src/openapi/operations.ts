@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { discoverySchema } from '../contracts/discovery';
 import {
   auditPageSchema,
@@ -8,6 +9,7 @@ import {
   createKeySchema,
   healthBodySchema,
   revokedKeySchema,
+  tenantSchema,
   usageBodySchema,
   usageQuerySchema,
 } from '../contracts/operator-bodies';
@@ -18,6 +20,7 @@ import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
 import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
+import { iJsonBody, pipelineErrors } from './pipeline-rules';
 import { exampleReceipt, receiptOperations } from './receipt-operations';
 
 const exampleReceiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
@@ -53,7 +56,13 @@ export const operations: Operation[] = [
     security: { kind: 'public' },
     status: 200,
     response: healthBodySchema,
-    example: { response: { status: 'ok', version: '0.1.0' } },
+    example: {
+      response: {
+        status: 'ok',
+        version: '0.1.0',
+        writeBehind: { retriedBatches: 0, lostReceipts: 0, lostUsageRecords: 0 },
+      },
+    },
   },
   {
     method: 'post',
@@ -64,6 +73,9 @@ export const operations: Operation[] = [
     body: reasonRequestSchema,
     status: 200,
     response: reasonResponseSchema,
+    bodyDescription: iJsonBody,
+    streams: ['text/event-stream', 'application/x-ndjson'],
+    errors: ['request.unsupported_media_type', 'request.not_acceptable', ...pipelineErrors],
     example: {
       body: {
         task: 'summarize',
@@ -103,7 +115,8 @@ export const operations: Operation[] = [
   {
     method: 'get',
     path: '/v1/usage',
-    summary: 'Usage of the key’s tenant, aggregated by model and day, with cost.',
+    summary:
+      'Usage of the key’s tenant, aggregated by model and day, with cost, from `from` (default: 30 days ago) to `to` (default: today), `from` not after `to`.',
     security: { kind: 'key', scope: 'usage:read' },
     query: usageQuerySchema,
     status: 200,
@@ -138,6 +151,7 @@ export const operations: Operation[] = [
     security: { kind: 'admin' },
     body: createKeySchema,
     status: 201,
+    errors: ['request.unsupported_media_type'],
     response: createdKeySchema,
     example: {
       body: { tenant: 'acme', scopes: ['reason', 'receipts:read'], rateLimitPerMinute: 120 },
@@ -157,6 +171,7 @@ export const operations: Operation[] = [
     security: { kind: 'admin' },
     status: 200,
     response: revokedKeySchema,
+    errors: ['request.not_found'],
     example: {
       response: { id: 'key_0123456789abcdef', tenant: 'acme', revoked: true, revokedAt: 1767225600123 },
     },
@@ -166,6 +181,7 @@ export const operations: Operation[] = [
     path: '/v1/admin/tenants/{tenant}/budget',
     summary: 'A tenant’s monthly spend cap, spend and reservations.',
     security: { kind: 'admin' },
+    params: z.strictObject({ tenant: tenantSchema }),
     status: 200,
     response: budgetStatusSchema,
     example: {
@@ -184,7 +200,9 @@ export const operations: Operation[] = [
     path: '/v1/admin/tenants/{tenant}/budget',
     summary: 'Set or remove a tenant’s monthly spend cap.',
     security: { kind: 'admin' },
+    params: z.strictObject({ tenant: tenantSchema }),
     body: budgetChangeSchema,
+    errors: ['request.unsupported_media_type'],
     status: 200,
     response: budgetStatusSchema,
     example: {

@@ -41,6 +41,7 @@ export const receiptOperations: Operation[] = [
     security: { kind: 'key', scope: 'receipts:read' },
     status: 200,
     response: storedReceiptSchema,
+    errors: ['receipt.not_found'],
     example: {
       response: {
         receiptId,
@@ -59,11 +60,12 @@ export const receiptOperations: Operation[] = [
     method: 'post',
     path: '/v1/receipts/verify',
     summary:
-      'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`.',
+      'Verify a disclosure bundle against this deployment’s trust root: the same checks and report as `valve-verify`. An opened name without its `key` needs the bundle’s `salt`; a bundle that is not well-formed is a 400 `receipt.invalid_bundle`, one that fails a check a 200 saying which.',
     security: { kind: 'public' },
     query: verifyQuerySchema,
     body: disclosureBundleSchema,
     status: 200,
+    errors: ['receipt.invalid_bundle'],
     response: verifyReportSchema,
     example: {
       body: { jws, proof, open: { 'res.output': { value: { format: 'text', text: 'Done.' }, key: kid } } },
@@ -100,9 +102,11 @@ export const receiptOperations: Operation[] = [
   {
     method: 'get',
     path: '/v1/log/inclusion',
-    summary: 'The inclusion proof of entry `index` in the tree of `size` entries.',
+    summary:
+      'The inclusion proof of entry `index` in the tree of `size` entries: `index` below `size`, and `size` at most the log’s size (GET /v1/log/checkpoint), else 400 `log.invalid_range`.',
     security: { kind: 'public' },
     query: inclusionQuerySchema,
+    errors: ['log.invalid_range'],
     status: 200,
     response: inclusionBodySchema,
     example: {
@@ -112,9 +116,11 @@ export const receiptOperations: Operation[] = [
   {
     method: 'get',
     path: '/v1/log/consistency',
-    summary: 'The consistency proof between tree sizes `from` (at least 1) and `to`; empty when equal.',
+    summary:
+      'The consistency proof between tree sizes `from` and `to` (1 ≤ `from` ≤ `to` ≤ the log’s size, GET /v1/log/checkpoint; else 400 `log.invalid_range`); empty when equal.',
     security: { kind: 'public' },
     query: consistencyQuerySchema,
+    errors: ['log.invalid_range'],
     status: 200,
     response: consistencyBodySchema,
     example: {

@@ -41,7 +41,6 @@ export const logRoutes = new Hono<AppEnv>()
   })
   .get('/log/consistency', query(consistencyQuerySchema), async (c) => {
     const { from, to } = c.req.valid('query');
-    if (from === 0) throw outOfRange('A consistency proof from size 0 is not defined.', { from, to });
     const proof = await logOf(c.env).consistency(from, to);
     if (proof === null) {
       throw outOfRange('Sizes must satisfy 1 <= from <= to <= the log’s size.', { from, to });

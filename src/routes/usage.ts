@@ -33,7 +33,7 @@ export const usageRoutes = new Hono<AppEnv>().get(
       throw new ApiError('request.invalid', '`from` is after `to`.', {
         details: { issues: [{ path: '/from', code: 'range', message: 'after `to`' }] },
       });
-    const groupBy = [...new Set((query.groupBy ?? 'model,day').split(','))] as UsageGroup[];
+    const groupBy: UsageGroup[] = query.groupBy ?? ['model', 'day'];
     const rows = await aggregateUsage(c.env.DB, { tenant: c.get('caller').tenant, fromMs, toMs, groupBy });
     const totals = rows.reduce(
       (sum, row) => ({

@@ -95,6 +95,44 @@ describe('Chat Completions bodies real clients send', () => {
     expect(ignoredParams(await res.json())).toEqual(['reasoning_effort', 'verbosity']);
   });
 
+  // Every top-level field OpenAI's own Chat Completions API takes as null (openai-python 3.60's
+  // CompletionCreateParams: the `Optional[...]` ones, and `stop`).
+  it('reads null as absent for every field OpenAI’s API lets be null', async () => {
+    const { key } = await createKey();
+    const nullable = [
+      'audio',
+      'frequency_penalty',
+      'logit_bias',
+      'logprobs',
+      'max_completion_tokens',
+      'max_tokens',
+      'metadata',
+      'modalities',
+      'moderation',
+      'n',
+      'prediction',
+      'presence_penalty',
+      'prompt_cache_key',
+      'prompt_cache_retention',
+      'reasoning_effort',
+      'safety_identifier',
+      'seed',
+      'service_tier',
+      'stop',
+      'store',
+      'stream',
+      'stream_options',
+      'temperature',
+      'top_logprobs',
+      'top_p',
+      'verbosity',
+    ];
+    const body = { model: 'auto', messages: [user], ...Object.fromEntries(nullable.map((f) => [f, null])) };
+    const res = await post(key, 'chat/completions', body);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(ignoredParams(await res.json())).toEqual([]);
+  });
+
   it('says which knobs it did not apply, in valve.warnings, streamed or not', async () => {
     const { key } = await createKey();
     const body = { model: 'auto', messages: [user], reasoning_effort: 'high', service_tier: 'flex' };
@@ -145,6 +183,42 @@ describe('Responses API bodies real clients send', () => {
     expect(ignoredParams(await res.json())).toEqual(['reasoning.effort', 'text.verbosity']);
     const auto = await post(key, 'responses', { model: 'auto', input: 'Hi', truncation: 'auto' });
     expect(ignoredParams(await auto.json())).toEqual(['truncation']);
+  });
+
+  // Every top-level field OpenAI's own Responses API takes as null (openai-python 3.60's
+  // ResponseCreateParams: the `Optional[...]` ones).
+  it('reads null as absent for every field OpenAI’s API lets be null', async () => {
+    const { key } = await createKey();
+    const nullable = [
+      'background',
+      'context_management',
+      'conversation',
+      'include',
+      'instructions',
+      'max_output_tokens',
+      'max_tool_calls',
+      'metadata',
+      'moderation',
+      'parallel_tool_calls',
+      'previous_response_id',
+      'prompt',
+      'prompt_cache_key',
+      'prompt_cache_retention',
+      'reasoning',
+      'safety_identifier',
+      'service_tier',
+      'store',
+      'stream',
+      'stream_options',
+      'temperature',
+      'top_logprobs',
+      'top_p',
+      'truncation',
+    ];
+    const body = { model: 'auto', input: 'Hi', ...Object.fromEntries(nullable.map((f) => [f, null])) };
+    const res = await post(key, 'responses', body);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(ignoredParams(await res.json())).toEqual([]);
   });
 
   it('refuses include with items and background: true, naming them', async () => {

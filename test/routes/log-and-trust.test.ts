@@ -45,12 +45,17 @@ describe('the public log and trust root', () => {
     expect((await json(`/v1/log/consistency?from=1&to=${size}`)).status).toBe(200);
   });
 
-  it('answers 400 log.invalid_range from size 0, beyond the log, and for an index outside the tree', async () => {
-    for (const path of [
-      '/v1/log/consistency?from=0&to=1',
-      '/v1/log/consistency?from=1&to=1000000',
-      '/v1/log/inclusion?index=5&size=5',
-    ]) {
+  it('answers 400 request.invalid for size 0, which the document’s minimum of 1 rules out', async () => {
+    const res = await json('/v1/log/consistency?from=0&to=1');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'request.invalid',
+      details: { issues: [{ path: '/from', code: 'too_small' }] },
+    });
+  });
+
+  it('answers 400 log.invalid_range beyond the log, and for an index outside the tree', async () => {
+    for (const path of ['/v1/log/consistency?from=1&to=1000000', '/v1/log/inclusion?index=5&size=5']) {
       const res = await json(path);
       expect(res.status, path).toBe(400);
       expect((res.body.error as { code: string }).code).toBe('log.invalid_range');
