@@ -1,3 +1,4 @@
+import { contextOverflowOf } from '../door/context-overflow';
 import { openaiParamOf } from '../door/invalid-param';
 import type { ApiError } from '../errors';
 
@@ -57,9 +58,22 @@ function retryAfterMs(error: ApiError): number | undefined {
   return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
+/**
+ * An input too long for every model that could serve it, as OpenAI says it: a 400
+ * `context_length_exceeded` whose message opens with OpenAI's own words, the ones clients match to
+ * raise their context-overflow errors (LangChain reads only the message, litellm either).
+ */
+function contextLengthExceeded(why: string): Pick<OpenAiErrorBody['error'], 'message' | 'code'> {
+  return {
+    message: `Input tokens exceed the configured limit of every model that could serve this request (${why}). Please reduce the length of the messages.`,
+    code: 'context_length_exceeded',
+  };
+}
+
 export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
+  const overflow = contextOverflowOf(error);
   // A tenant out of money is what OpenAI calls insufficient_quota: a 429 that no retry fixes.
-  const status = error.code === 'limit.budget_exhausted' ? 429 : error.status;
+  const status = error.code === 'limit.budget_exhausted' ? 429 : overflow !== undefined ? 400 : error.status;
   const type =
     error.code === 'limit.budget_exhausted'
       ? 'insufficient_quota'
@@ -82,6 +96,7 @@ export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
         type,
         param: paramOf(error.details),
         code: typeof openaiCode === 'string' ? openaiCode : (openaiCodes[error.code] ?? error.code),
+        ...(overflow !== undefined && contextLengthExceeded(overflow)),
       },
       valve: error.toErrorObject(requestId),
     },
