@@ -43,6 +43,18 @@ class Person(BaseModel):
     age: int
 
 
+class Address(BaseModel):
+    city: str
+
+
+class Resident(BaseModel):
+    """Nested models: Pydantic's schema reaches Address through `$defs` and `$ref`."""
+
+    name: str
+    home: Address
+    past: list[Address]
+
+
 def report(name, ok, detail=""):
     print(json.dumps({"check": name, "ok": bool(ok), "detail": str(detail)}), flush=True)
 
@@ -245,6 +257,13 @@ def json_pydantic(conn):
     answer = complete(conn, messages=user("Invent a person."), response_format=Person)
     person = Person.model_validate_json(answer.choices[0].message.content)
     return isinstance(person.age, int), person
+
+
+@check("structured output: a nested pydantic model ($defs)")
+def json_nested(conn):
+    answer = complete(conn, messages=user("Invent a resident."), response_format=Resident)
+    resident = Resident.model_validate_json(answer.choices[0].message.content)
+    return isinstance(resident.home.city, str), resident
 
 
 @check("structured output: response_format json_schema")

@@ -52,6 +52,7 @@ describe.skipIf(!venvPresent)('litellm (1.110.2)', () => {
     'streaming a tool call',
     'JSON mode: response_format json_object',
     'structured output: response_format a pydantic model',
+    'structured output: a nested pydantic model ($defs)',
     'structured output: response_format json_schema',
     'structured output streamed',
     'acompletion (async)',
