@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientsDir, jsonLines, venvPresent, venvPython } from '../helpers/python-clients';
+import { clientsDir, jsonLines, setupHint, venvPresent, venvPython } from '../helpers/python-clients';
 import { type RunningValve, startValve } from '../helpers/start-valve';
 
 // LangChain's standard chat model suite (langchain-tests ChatModelIntegrationTests) on langchain-openai's
@@ -29,7 +29,8 @@ const pytest = (args: string[], env: Record<string, string> = {}, timeout = 30_0
 /** The suite's test ids, collected before the run so that each becomes a test here. */
 function collect(): string[] {
   const run = pytest(['--collect-only']);
-  if (run.status !== 0) throw new Error(`collecting the LangChain suite failed:\n${run.stdout}${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(`collecting the LangChain suite failed (${setupHint}):\n${run.stdout}${run.stderr}`);
   return run.stdout.split('\n').filter((line) => line.includes('::'));
 }
 const tests = venvPresent ? collect() : [];

@@ -17,6 +17,9 @@ if (!venvPresent && process.env.CI === 'true') {
   throw new Error('CI=true but .cache/clients/venv is missing: run `npm run clients:setup` (.ci/run does).');
 }
 
+/** What to do when a client is missing from a venv made before it joined the requirements. */
+export const setupHint = 'if a module is missing, run `npm run clients:setup` again';
+
 /** One line a check script prints. */
 export interface CheckResult {
   check: string;
@@ -38,6 +41,6 @@ export function runCheckScript(script: string, args: string[], timeoutMs = 90_00
     encoding: 'utf8',
     timeout: timeoutMs,
   });
-  if (run.status !== 0) throw new Error(`${script} did not run:\n${run.stderr}`);
+  if (run.status !== 0) throw new Error(`${script} did not run (${setupHint}):\n${run.stderr}`);
   return jsonLines<CheckResult>(run.stdout);
 }

@@ -1,10 +1,10 @@
-import { Validator } from '@cfworker/json-schema';
+import { type Schema, Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { sampleValue } from '../../../src/providers/sim/sample-value';
 
 // A nested Pydantic model, as `model_json_schema()` writes it and LangChain and litellm send it as
 // response_format: the nested models are `$defs` reached by `$ref`.
-const person = {
+const person: Schema = {
   $defs: {
     Address: {
       type: 'object',
