@@ -14,8 +14,24 @@ export const ignoredFields = {
   metadata: z.record(z.string(), z.string()).nullish(),
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),
   prompt_cache_key: z.string().nullish(),
+  prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
+  /** Caching hints, except a prewarm: that asks for no answer at all. */
+  prompt_cache_options: z
+    .strictObject({
+      mode: z.enum(['implicit', 'explicit']).nullish(),
+      ttl: z.enum(['30m', '12h']).nullish(),
+      comparison_response_id: z.string().nullish(),
+      prewarm: neutralOnly(
+        z.boolean(),
+        (v) => v === false,
+        'Valve answers every request: prompt_cache_options.prewarm must be false',
+      ),
+    })
+    .nullish(),
   safety_identifier: z.string().nullish(),
   user: z.string().nullish(),
+  /** OpenAI's moderation of input and output; Valve's own checks are its trust layer. */
+  moderation: z.null().optional(),
 };
 
 /** Chat Completions knobs Valve does not apply, accepted at their neutral values. */
@@ -85,4 +101,9 @@ export const responsesNeutralFields = {
     .nullish(),
   prompt: z.null().optional(),
   max_tool_calls: z.number().int().min(1).nullish(),
+  context_management: neutralOnly(
+    z.array(z.looseObject({ type: z.string() })),
+    (v) => v.length === 0,
+    'Valve keeps no content and compacts none: context_management must be empty',
+  ),
 };

@@ -13,6 +13,7 @@ export const responsesRequestSchema = z.strictObject({
   input: z.union([z.string(), z.array(itemSchema)]),
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
+  stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).nullish(),
   store: z.boolean().nullish(),
   previous_response_id: z.string().nullish(),
   conversation: z.unknown().optional(),

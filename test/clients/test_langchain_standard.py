@@ -167,6 +167,11 @@ class ValveDoorTests(ChatModelIntegrationTests):
         resident = model.with_structured_output(Resident).invoke("Invent a resident.")
         assert isinstance(resident, Resident) and isinstance(resident.past[0], Address)
 
+    def test_valve_prompt_cache_options(self) -> None:
+        params = {**self.standard_chat_model_params, **self.chat_model_params}
+        cached = ChatOpenAI(**params, prompt_cache_options={"mode": "implicit", "ttl": "12h"})
+        assert cached.invoke("Say hello.").text
+
     def test_valve_context_overflow(self, model: ChatOpenAI) -> None:
         # sim/fast's window is 32,000 tokens; this prompt is about 60,000.
         with pytest.raises(ContextOverflowError):
