@@ -28,8 +28,24 @@ export const ignoredFields = {
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),
   prompt_cache_key: z.string().nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
+  /** Caching hints, except a prewarm: that asks for no answer at all. */
+  prompt_cache_options: z
+    .strictObject({
+      mode: z.enum(['implicit', 'explicit']).nullish(),
+      ttl: z.enum(['30m', '12h']).nullish(),
+      comparison_response_id: z.string().nullish(),
+      prewarm: neutralOnly(
+        z.boolean(),
+        no,
+        (v) => v === false,
+        'Valve answers every request: prompt_cache_options.prewarm must be false',
+      ),
+    })
+    .nullish(),
   safety_identifier: z.string().nullish(),
   user: z.string().nullish(),
+  /** OpenAI's moderation of input and output; Valve's own checks are its trust layer. */
+  moderation: z.null().optional(),
 };
 
 /** Chat Completions knobs Valve does not apply, accepted at their neutral values. */
@@ -74,7 +90,6 @@ export const chatNeutralFields = {
   audio: z.null().optional(),
   prediction: z.null().optional(),
   web_search_options: z.null().optional(),
-  moderation: z.null().optional(),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
   verbosity: z.enum(['low', 'medium', 'high']).nullish(),
 };
@@ -108,7 +123,6 @@ export const responsesNeutralFields = {
     })
     .nullish(),
   prompt: z.null().optional(),
-  moderation: z.null().optional(),
   context_management: neutralOnly(
     z.array(z.unknown()),
     empty,

@@ -1,3 +1,4 @@
+import { contextOverflowOf } from '../door/context-overflow';
 import { openaiParamOf } from '../door/invalid-param';
 import type { ApiError } from '../errors';
 
@@ -57,13 +58,30 @@ function retryAfterMs(error: ApiError): number | undefined {
   return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
 }
 
-/** The status a Valve error answers with at the door: a tenant out of money is OpenAI's 429 insufficient_quota. */
-export function openaiStatusOf(error: { code: string; status: number }): number {
-  return error.code === 'limit.budget_exhausted' ? 429 : error.status;
+/**
+ * An input too long for every model that could serve it, as OpenAI says it: a 400
+ * `context_length_exceeded` whose message opens with OpenAI's own words, the ones clients match to
+ * raise their context-overflow errors (LangChain reads only the message, litellm either).
+ */
+function contextLengthExceeded(why: string): Pick<OpenAiErrorBody['error'], 'message' | 'code'> {
+  return {
+    message: `Input tokens exceed the configured limit of every model that could serve this request (${why}). Please reduce the length of the messages.`,
+    code: 'context_length_exceeded',
+  };
+}
+
+/**
+ * The status a Valve error answers with at the door: a tenant out of money is OpenAI's 429
+ * insufficient_quota (a 429 no retry fixes); an input too long for every model is OpenAI's 400.
+ */
+export function openaiStatusOf(error: { code: string; status: number }, overflow?: string): number {
+  if (error.code === 'limit.budget_exhausted') return 429;
+  return overflow !== undefined ? 400 : error.status;
 }
 
 export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
-  const status = openaiStatusOf(error);
+  const overflow = contextOverflowOf(error);
+  const status = openaiStatusOf(error, overflow);
   const type =
     error.code === 'limit.budget_exhausted'
       ? 'insufficient_quota'
@@ -86,6 +104,7 @@ export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
         type,
         param: paramOf(error.details),
         code: typeof openaiCode === 'string' ? openaiCode : (openaiCodes[error.code] ?? error.code),
+        ...(overflow !== undefined && contextLengthExceeded(overflow)),
       },
       valve: error.toErrorObject(requestId),
     },

@@ -209,6 +209,21 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     expect(res.headers.get('x-should-retry')).toBe('false');
   });
 
+  it('answers 400 context_length_exceeded when the messages fit no window, as clients expect', async () => {
+    const { key } = await createKey();
+    // sim/fast's window is 32,000 tokens; this is about 40,000.
+    const long = { role: 'user', content: 'word '.repeat(40_000) };
+    const res = await chat(key, { model: 'sim/fast', messages: [long] });
+    expect(res.status).toBe(400);
+    const json = (await res.json()) as OpenAiErrorJson & { valve: { code: string } };
+    expect(json.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' });
+    expect(json.error.message).toMatch(
+      /^Input tokens exceed the configured limit .*sim\/fast: about \d+ input tokens/,
+    );
+    expect(json.valve.code).toBe('policy.no_eligible_model');
+    expect(res.headers.get('x-should-retry')).toBe('false');
+  });
+
   it('pins a catalog model and answers 404 model_not_found for one outside the catalog', async () => {
     const { key } = await createKey();
     const pinned = (await (await chat(key, { ...hello, model: 'sim/fast' })).json()) as Completion;

@@ -146,6 +146,30 @@ describe('Chat Completions bodies real clients send', () => {
     expect(ignoredParams(await plain.json())).toEqual([]);
   });
 
+  it('accepts prompt caching hints, which change no answer, and says nothing of them', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'chat/completions', {
+      model: 'auto',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', prompt_cache_breakpoint: {} }] }],
+      prompt_cache_retention: '24h',
+      prompt_cache_options: { mode: 'implicit', ttl: '12h', prewarm: false, comparison_response_id: null },
+      moderation: null,
+    });
+    expect(res.status).toBe(200);
+    expect(ignoredParams(await res.json())).toEqual([]);
+  });
+
+  it('refuses a cache prewarm, which asks for no answer, naming it', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'chat/completions', {
+      model: 'auto',
+      messages: [user],
+      prompt_cache_options: { prewarm: true },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorJson).error.param).toBe('prompt_cache_options.prewarm');
+  });
+
   it.each([
     ['n', 2],
     ['logprobs', true],
@@ -154,6 +178,7 @@ describe('Chat Completions bodies real clients send', () => {
     ['frequency_penalty', 0.5],
     ['modalities', ['text', 'audio']],
     ['audio', { voice: 'alloy', format: 'mp3' }],
+    ['moderation', { model: 'omni-moderation-latest' }],
   ])('refuses %s = %j with a 400 naming it', async (field, value) => {
     const { key } = await createKey();
     const res = await post(key, 'chat/completions', { model: 'auto', messages: [user], [field]: value });
@@ -221,11 +246,31 @@ describe('Responses API bodies real clients send', () => {
     expect(ignoredParams(await res.json())).toEqual([]);
   });
 
-  it('refuses include with items and background: true, naming them', async () => {
+  it('accepts prompt caching hints and stream options, and no context management', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'responses', {
+      model: 'auto',
+      input: 'Say hello.',
+      stream: true,
+      stream_options: { include_obfuscation: false },
+      prompt_cache_retention: 'in_memory',
+      prompt_cache_options: { mode: 'explicit', ttl: '30m' },
+      context_management: null,
+      moderation: null,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('response.completed');
+    const empty = await post(key, 'responses', { model: 'auto', input: 'Hi', context_management: [] });
+    expect(empty.status).toBe(200);
+  });
+
+  it('refuses include with items, background: true, context management and moderation, naming them', async () => {
     const { key } = await createKey();
     for (const [field, value] of [
       ['include', ['reasoning.encrypted_content']],
       ['background', true],
+      ['context_management', [{ type: 'compaction', compact_threshold: 1000 }]],
+      ['moderation', { model: 'omni-moderation-latest' }],
     ] as const) {
       const res = await post(key, 'responses', { model: 'auto', input: 'Hi', [field]: value });
       expect(res.status).toBe(400);

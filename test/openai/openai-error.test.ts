@@ -61,6 +61,58 @@ describe('openaiErrorOf', () => {
     expect(type('internal.error')).toBe('server_error');
   });
 
+  const tooSmall = {
+    provider: 'sim',
+    model: 'fast',
+    reason: 'context_window',
+    detail: 'about 60103 input tokens and a useful answer do not fit its 32000-token window',
+  };
+  const noEligible = (excluded: object[]) =>
+    new ApiError('policy.no_eligible_model', 'No model in the catalog satisfies this request’s policy.', {
+      details: { excluded },
+    });
+
+  it('answers an input that fits no window as OpenAI’s 400 context_length_exceeded, naming each window', () => {
+    const rendered = openaiErrorOf(
+      noEligible([
+        tooSmall,
+        { provider: 'sim', model: 'deep', reason: 'pinned', detail: 'not the pinned model' },
+        { provider: 'openai', model: 'gpt', reason: 'not_configured', detail: 'no key' },
+      ]),
+      'r',
+    );
+    expect(rendered.status).toBe(400);
+    expect(rendered.body.error).toEqual({
+      message:
+        'Input tokens exceed the configured limit of every model that could serve this request (sim/fast: about 60103 input tokens and a useful answer do not fit its 32000-token window). Please reduce the length of the messages.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'context_length_exceeded',
+    });
+    expect(rendered.headers['x-should-retry']).toBe('false');
+    // Valve's own error stays beside it for the trace.
+    expect(rendered.body.valve.code).toBe('policy.no_eligible_model');
+  });
+
+  it('answers a provider’s context overflow as 400 context_length_exceeded', () => {
+    const rendered = openaiErrorOf(new ApiError('model.context_overflow', 'The prompt is too long.'), 'r');
+    expect(rendered.status).toBe(400);
+    expect(rendered.body.error.code).toBe('context_length_exceeded');
+    expect(rendered.body.error.message).toContain('(The prompt is too long.)');
+  });
+
+  it('keeps 422 no_eligible_model when a model was also kept out for a reason a shorter input would not fix', () => {
+    for (const reason of ['region', 'privacy', 'capability', 'cost', 'latency']) {
+      const rendered = openaiErrorOf(
+        noEligible([tooSmall, { provider: 'sim', model: 'deep', reason, detail: 'no' }]),
+        'r',
+      );
+      expect(rendered.status).toBe(422);
+      expect(rendered.body.error.code).toBe('policy.no_eligible_model');
+    }
+    expect(openaiErrorOf(noEligible([]), 'r').status).toBe(422);
+  });
+
   it('spells a JSON pointer as an OpenAI param', () => {
     expect(openaiParamOf('/messages/0/content/1')).toBe('messages[0].content[1]');
     expect(openaiParamOf('/valve/modelPolicy/prefer')).toBe('valve.modelPolicy.prefer');

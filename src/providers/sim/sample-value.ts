@@ -43,22 +43,34 @@ function sampleNumber(schema: Schema, integer: boolean): number {
   return integer ? Math.ceil(value) : value;
 }
 
-/**
- * A deterministic value that validates against a JSON Schema, for the simulator: the common keywords
- * (type, enum, const, properties, required, items, minItems, lengths, bounds, anyOf/oneOf/allOf).
- */
-export function sampleValue(schema: unknown, seed = 'value', depth = 0): unknown {
+/** The schema a local `$ref` (`#/$defs/Address`, as Pydantic writes nested models) points at. */
+function resolveRef(ref: string, root: Schema): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let at: unknown = root;
+  for (const part of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    at = isSchema(at) ? at[key] : undefined;
+  }
+  return at;
+}
+
+function sample(schema: unknown, seed: string, depth: number, root: Schema): unknown {
   if (!isSchema(schema) || depth > 16) return null;
+  if (typeof schema.$ref === 'string') {
+    const { $ref, ...rest } = schema;
+    const target = resolveRef($ref, root);
+    return sample(isSchema(target) ? { ...target, ...rest } : rest, seed, depth + 1, root);
+  }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   for (const key of ['oneOf', 'anyOf'] as const) {
     const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) return sampleValue(options[0], seed, depth + 1);
+    if (Array.isArray(options) && options.length > 0) return sample(options[0], seed, depth + 1, root);
   }
   if (Array.isArray(schema.allOf)) {
     const merged: Schema = {};
     for (const part of schema.allOf) if (isSchema(part)) Object.assign(merged, part);
-    return sampleValue({ ...merged, ...schema, allOf: undefined }, seed, depth + 1);
+    return sample({ ...merged, ...schema, allOf: undefined }, seed, depth + 1, root);
   }
   switch (firstType(schema)) {
     case 'object': {
@@ -68,13 +80,13 @@ export function sampleValue(schema: unknown, seed = 'value', depth = 0): unknown
         : [];
       const value: Record<string, unknown> = {};
       for (const name of new Set([...Object.keys(properties), ...required])) {
-        value[name] = sampleValue(properties[name] ?? {}, name, depth + 1);
+        value[name] = sample(properties[name] ?? {}, name, depth + 1, root);
       }
       return value;
     }
     case 'array': {
       const minItems = typeof schema.minItems === 'number' ? schema.minItems : 1;
-      return Array.from({ length: minItems }, (_, i) => sampleValue(schema.items, `${seed}${i}`, depth + 1));
+      return Array.from({ length: minItems }, (_, i) => sample(schema.items, `${seed}${i}`, depth + 1, root));
     }
     case 'string':
       return sampleString(schema, seed);
@@ -89,4 +101,13 @@ export function sampleValue(schema: unknown, seed = 'value', depth = 0): unknown
     default:
       return `sim-${seed}`;
   }
+}
+
+/**
+ * A deterministic value that validates against a JSON Schema, for the simulator: the common keywords
+ * (type, enum, const, properties, required, items, minItems, lengths, bounds, anyOf/oneOf/allOf, and
+ * local `$ref`s into the schema's own `$defs`).
+ */
+export function sampleValue(schema: unknown, seed = 'value'): unknown {
+  return sample(schema, seed, 0, isSchema(schema) ? schema : {});
 }

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+// The Python clients the door is tested with live in a git-ignored venv that `npm run clients:setup`
+// (and .ci/run) makes from test/clients/requirements.txt. Without it a client's test file skips
+// locally and fails in CI, so the clients can never stop running there unnoticed.
+
+const root = join(import.meta.dirname, '../../..');
+
+/** test/clients: the check scripts, the pytest suite and the requirements. */
+export const clientsDir = join(root, 'test', 'clients');
+export const venvPython = join(root, '.cache', 'clients', 'venv', 'bin', 'python');
+export const venvPresent = existsSync(venvPython);
+
+if (!venvPresent && process.env.CI === 'true') {
+  throw new Error('CI=true but .cache/clients/venv is missing: run `npm run clients:setup` (.ci/run does).');
+}
+
+/** What to do when a client is missing from a venv made before it joined the requirements. */
+export const setupHint = 'if a module is missing, run `npm run clients:setup` again';
+
+/** One line a check script prints. */
+export interface CheckResult {
+  check: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** The JSON lines a run printed, one object each; other output (warnings, logs) is left out. */
+export function jsonLines<T>(stdout: string): T[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Runs a check script of test/clients with the venv's Python; its exit status must be 0. */
+export function runCheckScript(script: string, args: string[], timeoutMs = 90_000): CheckResult[] {
+  const run = spawnSync(venvPython, [join(clientsDir, script), ...args], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
+  if (run.status !== 0) throw new Error(`${script} did not run (${setupHint}):\n${run.stderr}`);
+  return jsonLines<CheckResult>(run.stdout);
+}
