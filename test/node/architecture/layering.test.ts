@@ -37,7 +37,7 @@ function importsFrom(folders: string[], forbidden: string[]): string[] {
   return found;
 }
 
-/** `from -> to` for each import of a module in `folders` of anything outside `allowed` and itself. */
+/** `from -> to` for each import of a module in `folder` of any layer other than itself and `allowed`. */
 function importsOutside(folder: string, allowed: string[]): string[] {
   const others = [...own, ...[...modules.keys()].filter((m) => folderOf(m) === '.')];
   return importsFrom(
