@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { scopes } from '../env';
 import { queryInteger, queryList, queryText } from './query-params';
+import { scopes } from './scopes';
 import { isUsageBound, usageBoundMessage } from './usage-bound';
 import { onTheWire } from './wire-schema';
 

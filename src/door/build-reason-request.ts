@@ -9,17 +9,17 @@ import type {
   ToolChoice,
 } from '../contracts/reason-request';
 import { ApiError } from '../errors';
-import { lintInstructions } from '../prompt/lint-instructions';
 import { invalidParam, type ParamPath } from './invalid-param';
 import type { ValveOptions } from './valve-options';
 
 // The part of the mapping both OpenAI APIs share: their messages, tools and settings, already read
 // out of either wire shape, become one Reason request. Pure and deterministic: the receipt commits to
 // the derived request, so an auditor who has the OpenAI body reproduces it exactly with this code.
+// The instruction parts are not linted here: the pipeline lints them (DoorRequest.instructions).
 
 export interface InstructionPart {
   text: string;
-  /** Where the text came from, for the instruction lint's error. */
+  /** Where the text came from, for the 400 of the pipeline's instruction lint. */
   param: ParamPath;
 }
 
@@ -74,16 +74,6 @@ function mergePolicy(derived: ModelPolicy, given: ModelPolicy | undefined): Mode
   return Object.keys(policy).length > 0 ? policy : undefined;
 }
 
-function lint(part: InstructionPart): void {
-  try {
-    lintInstructions(part.text);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const issue = (error.details?.issues as { message: string }[] | undefined)?.[0];
-    throw invalidParam(part.param, issue?.message ?? error.message);
-  }
-}
-
 function sampling(values: Sampling): Sampling | undefined {
   const present = Object.entries(values).filter(([, value]) => value !== undefined && value !== null);
   return present.length > 0 ? (Object.fromEntries(present) as Sampling) : undefined;
@@ -91,7 +81,6 @@ function sampling(values: Sampling): Sampling | undefined {
 
 /** The derived Reason request. Members that would be empty are left out, so absent means absent. */
 export function buildReasonRequest(input: DoorInput): ReasonRequest {
-  for (const part of input.instructions) lint(part);
   const valve = input.valve ?? {};
   const derivedPolicy: ModelPolicy = { ...policyOfModel(input.model) };
   if (input.maxOutputTokens !== undefined) derivedPolicy.maxOutputTokens = input.maxOutputTokens;

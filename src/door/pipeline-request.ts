@@ -1,4 +1,5 @@
 import { type ReasonRequest, reasonRequestSchema } from '../contracts/reason-request';
+import type { InstructionPart } from './build-reason-request';
 import { invalidParam } from './invalid-param';
 
 // The derived request goes to the pipeline as it is: tool turns, tool choice and sampling are the
@@ -7,9 +8,11 @@ import { invalidParam } from './invalid-param';
 /** Where a derived request's problem lives in the OpenAI body. */
 const paramOf: Record<string, string> = { toolChoice: 'tool_choice' };
 
-/** A door's body mapped to a Reason request, and where in the body each conversation turn came from. */
+/** A door's body mapped to a Reason request, and where in the body its instructions and turns came from. */
 export interface DoorRequest {
   request: ReasonRequest;
+  /** The parts `request.instructions` was joined from, in order, for the pipeline to lint one by one. */
+  instructions: readonly InstructionPart[];
   /** Per conversation turn, the index of the message or input item it starts at; -1 for a string `input`. */
   turnSources: readonly number[];
 }

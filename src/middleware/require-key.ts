@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv, Scope } from '../env';
+import type { Scope } from '../contracts/scopes';
+import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { cacheApiKey, cachedApiKey } from '../storage/api-key-cache';
 import { findApiKeyByHash } from '../storage/api-keys';

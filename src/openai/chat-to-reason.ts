@@ -157,5 +157,5 @@ export function chatToReason(request: ChatRequest): DoorRequest {
     maxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
     valve: request.valve,
   });
-  return { request: reason, turnSources: sources };
+  return { request: reason, instructions, turnSources: sources };
 }

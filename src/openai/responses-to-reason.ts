@@ -130,5 +130,5 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
     maxOutputTokens: request.max_output_tokens ?? undefined,
     valve: request.valve,
   });
-  return { request: reason, turnSources: sources };
+  return { request: reason, instructions, turnSources: sources };
 }

@@ -8,7 +8,11 @@ import { findInvisible } from './invisible-characters';
 const controlCharacter = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/;
 const markerPrefix = /<\/?data-/i;
 
-function firstReason(text: string): string | undefined {
+/**
+ * The first reason the instructions cannot go into the system channel as they are, naming the index
+ * but never echoing the text; undefined when there is none. Pure.
+ */
+export function instructionsProblem(text: string): string | undefined {
   const control = controlCharacter.exec(text);
   if (control) {
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
@@ -33,7 +37,7 @@ function firstReason(text: string): string | undefined {
  * reason and the index but never echoing the text.
  */
 export function lintInstructions(instructions: string): void {
-  const reason = firstReason(instructions);
+  const reason = instructionsProblem(instructions);
   if (reason === undefined) return;
   throw new ApiError('request.invalid', `The request is invalid: ${reason}.`, {
     details: { issues: [{ path: '/instructions', code: 'instruction_lint', message: reason }] },

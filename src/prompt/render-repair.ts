@@ -1,4 +1,5 @@
 import type { PromptMode } from '../contracts/reason-request';
+import { repairHeading } from '../model/repair-heading';
 import { datamarkChar } from './datamark-char';
 import { encodeRegionBody } from './encode-region-body';
 import { normalizeText } from './normalize-text';
@@ -10,9 +11,6 @@ export interface RepairFinding {
   keyword: string;
   message: string;
 }
-
-/** The first words of Valve's repair request, by which the simulator knows it is being asked again. */
-export const repairHeading = 'Valve checked your previous answer';
 
 /**
  * The repair feedback for a JSON answer that did not validate, as the text of one more block in the

@@ -7,6 +7,7 @@ import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
 import type { HeldClaim } from './held-claim';
 import { type ClaimDeps, claimReceiptId } from './idempotency';
+import { type InstructionSource, lintInstructionSources } from './lint-instruction-sources';
 import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 import { runReason } from './run-reason';
 import { streamReason } from './stream-reason';
@@ -34,6 +35,8 @@ export interface ServeDeps {
 export interface ServeOptions extends ReasonOptions {
   /** The route its usage records name; POST /v1/reason by default. */
   route?: string;
+  /** The parts of the door's body its instructions were joined from, each linted with the door's own 400. */
+  instructionSources?: readonly InstructionSource[];
 }
 
 /** A whole answer: the pipeline's, or the stored one a repeated `receiptId` replays. */
@@ -57,13 +60,16 @@ async function* replayEvents(response: MaybeSignedResponse): AsyncGenerator<Stre
 }
 
 /**
- * What every POST /v1/reason does before the pipeline: the I-JSON check of what the receipt commits
- * to, and the idempotency claim of a `receiptId` (a repeat gets the stored answer back).
+ * What every POST /v1/reason does before the pipeline: the lint of a door's instruction parts, the
+ * I-JSON check of what the receipt commits to, and the idempotency claim of a `receiptId` (a repeat
+ * gets the stored answer back). A request refused here leaves no usage record.
  */
 async function claimRequest(
   request: ReasonRequest,
   deps: ServeDeps,
+  options: ServeOptions,
 ): Promise<{ replay?: MaybeSignedResponse; claim?: HeldClaim }> {
+  lintInstructionSources(options.instructionSources ?? []);
   const problems = committedRequestProblems(request);
   if (problems.length > 0) throw iJsonError(problems);
   const { receiptId } = request;
@@ -111,7 +117,7 @@ export async function serveAnswer(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedAnswer> {
-  const { replay, claim } = await claimRequest(request, deps);
+  const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) return { response: replay, replayed: true };
   const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   try {
@@ -137,7 +143,7 @@ export async function serveEvents(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedEvents> {
-  const { replay, claim } = await claimRequest(request, deps);
+  const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) {
     const { receiptId } = replay;
     return { events: replayEvents(replay), abort: new AbortController(), replayed: true, receiptId };

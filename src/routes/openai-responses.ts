@@ -23,12 +23,13 @@ export const openaiResponsesRoutes = new Hono<AppEnv>().post(
   validJson(responsesRequestSchema),
   async (c) => {
     const body = c.req.valid('json');
-    const { request, turnSources } = responsesToReason(body);
+    const { request, instructions, turnSources } = responsesToReason(body);
     checkPinned(c.env, request);
     const run = {
       request,
       privacy: body.valve?.privacy,
       route: 'POST /openai/v1/responses',
+      instructions,
       turns: 'input' as const,
       turnSources,
     };

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
+import type { InstructionPart } from '../door/build-reason-request';
+import { invalidParam } from '../door/invalid-param';
 import { pipelineRequestOf } from '../door/pipeline-request';
 import type { AppEnv } from '../env';
 import { type ServeOptions, serveAnswer, serveEvents } from '../reason/serve-reason';
@@ -17,6 +19,8 @@ export interface DoorRun {
   privacy?: PrivacyLevel;
   /** The route, for the usage record. */
   route: string;
+  /** The parts the instructions were joined from (DoorRequest): the pipeline lints each, naming its param. */
+  instructions: readonly InstructionPart[];
   /** The body member the conversation came from, for the 400 of a broken tool-call pairing. */
   turns: 'messages' | 'input';
   /** Per conversation turn, the message or input item it came from (DoorRequest). */
@@ -29,7 +33,11 @@ export interface DoorRun {
  * call that follows any of them is tainted. The request the receipt commits to is unchanged.
  */
 function optionsOf(run: DoorRun): ServeOptions {
-  return { route: run.route, privacy: run.privacy, untrustedTurns: true };
+  const instructionSources = run.instructions.map((part) => ({
+    text: part.text,
+    invalid: (problem: string) => invalidParam(part.param, problem),
+  }));
+  return { route: run.route, privacy: run.privacy, untrustedTurns: true, instructionSources };
 }
 
 export interface DoorAnswer {

@@ -45,12 +45,13 @@ export const openaiRoutes = new Hono<AppEnv>()
     validJson(chatRequestSchema),
     async (c) => {
       const body = c.req.valid('json');
-      const { request, turnSources } = chatToReason(body);
+      const { request, instructions, turnSources } = chatToReason(body);
       checkPinned(c.env, request);
       const run = {
         request,
         privacy: body.valve?.privacy,
         route: `POST /openai/v1${chatRoute}`,
+        instructions,
         turns: 'messages' as const,
         turnSources,
       };

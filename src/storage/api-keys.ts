@@ -1,4 +1,4 @@
-import type { Scope } from '../env';
+import type { Scope } from '../contracts/scopes';
 
 // The api_keys table. Only SHA-256 hashes of keys are stored.
 

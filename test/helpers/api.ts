@@ -1,6 +1,6 @@
 import { exports } from 'cloudflare:workers';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
-import type { Scope } from '../../src/env';
+import type { Scope } from '../../src/contracts/scopes';
 
 export const adminToken = 'test-admin-token';
 

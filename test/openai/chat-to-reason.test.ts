@@ -60,12 +60,15 @@ describe('Chat Completions → Reason request (openai.chat/1)', () => {
     expect(paramOfFailure(() => map(body))).toBe('/messages/1/content/1');
   });
 
-  it('runs the instruction lint on each system message and names it', () => {
-    const body = {
+  it('leaves the instruction lint to the pipeline, keeping where each system message came from', () => {
+    const body = chatRequestSchema.parse({
       model: 'auto',
-      messages: [{ role: 'system', content: 'ok' }, { role: 'system', content: 'bad \u0007' }, user('x')],
-    };
-    expect(paramOfFailure(() => map(body))).toBe('/messages/1/content');
+      messages: [{ role: 'system', content: 'ok' }, user('x'), { role: 'developer', content: 'bad \u0007' }],
+    }) as ChatRequest;
+    expect(chatToReason(body).instructions).toEqual([
+      { text: 'ok', param: ['messages', 0, 'content'] },
+      { text: 'bad \u0007', param: ['messages', 2, 'content'] },
+    ]);
   });
 
   it('maps assistant tool calls and tool results to tool turns, not text', () => {

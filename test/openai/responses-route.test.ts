@@ -153,6 +153,25 @@ describe('POST /openai/v1/responses', () => {
     expect(((await res.json()) as ResponseJson).error?.param).toBe('store');
   });
 
+  it('names the instructions or input item that fails the pipeline’s instruction lint', async () => {
+    const { key } = await createKey();
+    const res = await responses(key, { model: 'auto', instructions: 'Be <|im_start|> brief.', input: 'x' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ResponseJson).error).toMatchObject({
+      param: 'instructions',
+      message: "Invalid 'instructions': instructions contain a chat-template token at index 3.",
+    });
+    const item = await responses(key, {
+      model: 'auto',
+      input: [
+        { role: 'user', content: 'x' },
+        { role: 'developer', content: 'y \u200b' },
+      ],
+    });
+    expect(item.status).toBe(400);
+    expect(((await item.json()) as ResponseJson).error?.param).toBe('input[1].content');
+  });
+
   it('runs function_call_output items, and answers an unanswered function_call with a 400 naming input', async () => {
     const { key } = await createKey();
     const tools = [{ type: 'function', name: 'w', parameters: { type: 'object' } }];

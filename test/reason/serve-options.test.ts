@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
+import { ApiError } from '../../src/errors';
 import type { Catalog } from '../../src/policy/catalog';
 import { abortableSleep } from '../../src/providers/abortable-sleep';
 import type { ReasonDeps } from '../../src/reason/prepare-reason';
@@ -9,8 +10,9 @@ import type { StreamEvent } from '../../src/streaming/stream-events';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
 
 // The options a door in front of the Reason request passes to serve-reason: the route of its usage
-// records, the privacy of its messages as a planning input, its untrusted user turns, and the stream's
-// receipt id before the first event. POST /v1/reason passes none and keeps its meaning.
+// records, the privacy of its messages as a planning input, its untrusted user turns, the parts its
+// instructions came from, and the stream's receipt id before the first event. POST /v1/reason passes
+// none and keeps its meaning.
 
 const catalog = catalogOf([
   simModel('open-model', { quality: 90, maxPrivacy: 'internal' }),
@@ -106,6 +108,40 @@ describe('serve-reason options', () => {
       { untrustedTurns: true },
     );
     expect(noTurns.response.toolCalls).toMatchObject([{ name: 'delete_file', tainted: false }]);
+  });
+
+  it('lints each of a door’s instruction parts before the claim, answering the door’s own 400 and recording nothing', async () => {
+    const usage: UsageRecord[] = [];
+    const named: string[] = [];
+    const source = (param: string, text: string) => ({
+      text,
+      invalid: (problem: string) => {
+        named.push(param);
+        return new ApiError('request.invalid', `Invalid '${param}': ${problem}.`);
+      },
+    });
+    // The claim of a receiptId would reject here: the lint must answer before it.
+    const request = {
+      ...askDelete,
+      instructions: 'ok\n\nbad <data-x> \u0007',
+      receiptId: crypto.randomUUID(),
+    };
+    const instructionSources = [
+      source('messages[0].content', 'ok'),
+      source('messages[2].content', 'bad <data-x> \u0007'),
+    ];
+    for (const serve of [serveAnswer, serveEvents]) {
+      const error = await serve(request, serveDeps(catalog, usage), { instructionSources }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({
+        code: 'request.invalid',
+        message:
+          "Invalid 'messages[2].content': instructions contain a control character (U+0007) at index 13.",
+      });
+    }
+    expect(named).toEqual(['messages[2].content', 'messages[2].content']);
+    expect(usage).toEqual([]);
   });
 
   it('tells a stream’s receipt id before its first event, the id the stream then carries', async () => {

@@ -5,7 +5,7 @@ import type { ContentBlock, Message } from '../../model/message';
 import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
 import type { ModelRequest, ToolSpec } from '../../model/model-request';
 import type { ModelResponse, StreamPart } from '../../model/model-response';
-import { repairHeading } from '../../prompt/render-repair';
+import { repairHeading } from '../../model/repair-heading';
 import { abortableSleep } from '../abortable-sleep';
 import { modelFailure } from '../model-error';
 import { sampleValue } from './sample-value';

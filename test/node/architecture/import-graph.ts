@@ -1,23 +1,45 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
-/** Every module under `root` and the modules of the same tree it imports (type-only imports included). */
-export function importGraph(root: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
+/** What the modules under a root import: each other (type-only imports included), and packages. */
+export interface ImportGraph {
+  /** Every module and the modules of the same tree it imports. */
+  modules: Map<string, string[]>;
+  /** Every module and the packages it imports (`hono`, `hono/request-id`, `cloudflare:workers`). */
+  packages: Map<string, string[]>;
+  /** Relative imports that name no file: a walker that drops them would miss their edges. */
+  unresolved: string[];
+}
+
+// `import … from`, `import type … from`, `export … from`, a bare `import '…'`, and `import('…')`.
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Reads every `.ts` module under `root` and what it imports. */
+export function importGraph(root: string): ImportGraph {
+  const modules = new Map<string, string[]>();
+  const packages = new Map<string, string[]>();
+  const unresolved: string[] = [];
   for (const file of listTs(root)) {
     const text = readFileSync(file, 'utf8');
-    const targets: string[] = [];
-    const pattern =
-      /(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-    for (const match of text.matchAll(pattern)) {
+    const own: string[] = [];
+    const external: string[] = [];
+    for (const match of text.matchAll(importPattern)) {
       const spec = match[1] ?? match[2];
       if (spec === undefined) continue;
+      const name = relative(root, file);
+      if (!spec.startsWith('.')) {
+        external.push(spec);
+        continue;
+      }
       const target = resolveModule(dirname(file), spec);
-      if (target?.startsWith(root)) targets.push(relative(root, target));
+      if (target === undefined) unresolved.push(`${name} -> ${spec}`);
+      else if (target.startsWith(root + sep) && target.endsWith('.ts')) own.push(relative(root, target));
     }
-    graph.set(relative(root, file), targets);
+    modules.set(relative(root, file), own);
+    packages.set(relative(root, file), external);
   }
-  return graph;
+  return { modules, packages, unresolved };
 }
 
 function listTs(dir: string): string[] {
@@ -47,7 +69,7 @@ export function folderOf(module: string): string {
   return slash === -1 ? '.' : module.slice(0, slash);
 }
 
-/** Every import cycle between modules, each as the path that closes it. */
+/** Every import cycle between nodes, each as the path that closes it (at least one per cycle there is). */
 export function findCycles(graph: Map<string, string[]>): string[][] {
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -67,15 +89,22 @@ export function findCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
-/** Every `from -> to` folder edge, deduplicated. */
-export function folderEdges(graph: Map<string, string[]>): Set<string> {
-  const edges = new Set<string>();
-  for (const [from, targets] of graph) {
+/**
+ * The graph between layers: a layer is a folder, or a top-level module other than the composition
+ * root (whose modules are left out, since they import every layer by design).
+ */
+export function layerGraph(modules: Map<string, string[]>, compositionRoot: string[]): Map<string, string[]> {
+  const layerOf = (module: string) => (folderOf(module) === '.' ? module : folderOf(module));
+  const layers = new Map<string, string[]>();
+  for (const [from, targets] of modules) {
+    if (compositionRoot.includes(from)) continue;
+    const a = layerOf(from);
+    const edges = layers.get(a) ?? [];
+    layers.set(a, edges);
     for (const to of targets) {
-      const a = folderOf(from);
-      const b = folderOf(to);
-      if (a !== b) edges.add(`${a} -> ${b}`);
+      const b = layerOf(to);
+      if (a !== b && !edges.includes(b)) edges.push(b);
     }
   }
-  return edges;
+  return layers;
 }

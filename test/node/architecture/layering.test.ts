@@ -1,58 +1,107 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findCycles, folderEdges, folderOf, importGraph } from './import-graph';
+import { findCycles, folderOf, importGraph, layerGraph } from './import-graph';
 
-// The layering of src/, checked on the import statements themselves, so it stays true as code lands.
-const graph = importGraph(fileURLToPath(new URL('../../../src', import.meta.url)));
+// The layering of src/ (CONTRIBUTING.md, "Layering"), checked on the import statements themselves,
+// type-only imports included, so it stays true as code lands:
+//
+// 1. no module imports itself back, through any number of others;
+// 2. the layers form no cycle of any length: a layer is a folder, or a top-level module (env.ts,
+//    errors.ts); only the composition root (index.ts, app.ts, client.ts) may import every layer;
+// 3. model/ and encoding/ import nothing of Valve's, and errors.ts only its code registry (JSON);
+// 4. the stages (prompt/, policy/, receipts/, log/) import nothing from providers/, routes/,
+//    middleware/, storage/ or reason/: the pipeline strings them together, never the reverse;
+// 5. providers/ imports only model/, encoding/ and errors.ts: an adapter knows the neutral interface
+//    and its own wire format, nothing of prompts or policy;
+// 6. a door (door/, openai/) maps a wire format onto a Reason request and imports no stage that the
+//    pipeline runs (prompt/, providers/, receipts/, log/, storage/, reason/): the pipeline lints,
+//    renders, plans and calls; only the catalog's types come from policy/, for the models list;
+// 7. only middleware/, routes/ and the top-level modules import Hono.
+const { modules, packages, unresolved } = importGraph(
+  fileURLToPath(new URL('../../../src', import.meta.url)),
+);
 
+const compositionRoot = ['index.ts', 'app.ts', 'client.ts'];
+const layers = layerGraph(modules, compositionRoot);
+const own = [...new Set([...modules.keys()].map(folderOf))].filter((folder) => folder !== '.');
+
+/** `from -> to` for each import of a module in `folders` of a module in `forbidden` (folders or top-level files). */
 function importsFrom(folders: string[], forbidden: string[]): string[] {
   const found: string[] = [];
-  for (const [from, targets] of graph) {
-    if (!folders.includes(folderOf(from))) continue;
-    for (const to of targets) if (forbidden.includes(folderOf(to))) found.push(`${from} -> ${to}`);
+  for (const [from, targets] of modules) {
+    if (!folders.includes(folderOf(from)) && !folders.includes(from)) continue;
+    for (const to of targets) {
+      if (forbidden.includes(folderOf(to)) || forbidden.includes(to)) found.push(`${from} -> ${to}`);
+    }
   }
   return found;
 }
 
+/** `from -> to` for each import of a module in `folder` of any layer other than itself and `allowed`. */
+function importsOutside(folder: string, allowed: string[]): string[] {
+  const others = [...own, ...[...modules.keys()].filter((m) => folderOf(m) === '.')];
+  return importsFrom(
+    [folder],
+    others.filter((layer) => layer !== folder && !allowed.includes(layer)),
+  );
+}
+
 describe('the import graph of src/', () => {
   it('reads the tree (a walker that finds nothing would pass everything)', () => {
-    expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('app.ts')).toContain('errors.ts');
+    expect(modules.size).toBeGreaterThan(100);
+    expect(modules.get('app.ts')).toContain('errors.ts');
+    // A type-only import is an edge like any other.
+    expect(modules.get('middleware/require-key.ts')).toContain('env.ts');
+    expect(packages.get('app.ts')).toContain('hono');
   });
 
-  it('has no import cycle', () => {
-    expect(findCycles(graph)).toEqual([]);
+  it('resolves every relative import (one it cannot resolve would drop its edge unseen)', () => {
+    expect(unresolved).toEqual([]);
   });
 
-  it('has no pair of folders that import each other', () => {
-    const edges = folderEdges(graph);
-    const pairs = [...edges].filter((edge) => {
-      const [a, b] = edge.split(' -> ');
-      // Top-level files (app, env, errors, index) are the composition root, not a layer.
-      return a !== '.' && b !== '.' && edges.has(`${b} -> ${a}`);
-    });
-    expect(pairs).toEqual([]);
+  it('has no import cycle between modules', () => {
+    expect(findCycles(modules)).toEqual([]);
   });
 
-  it('keeps model/ and encoding/ free of anything of Valve’s', () => {
-    const own = [...new Set([...graph.keys()].map(folderOf))];
+  it('has no cycle between layers: folders, and the top-level modules beside the composition root', () => {
+    expect(layers.get('env.ts')).toBeDefined();
+    expect(findCycles(layers)).toEqual([]);
+  });
+
+  it('keeps model/ and encoding/ free of anything of Valve’s, and errors.ts free of every layer', () => {
+    expect(importsOutside('model', [])).toEqual([]);
+    expect(importsOutside('encoding', [])).toEqual([]);
+    expect(modules.get('errors.ts')).toEqual([]);
+  });
+
+  it('keeps the stages (prompt/, policy/, receipts/, log/) from reaching up into the pipeline or I/O', () => {
     expect(
       importsFrom(
-        ['model'],
-        own.filter((f) => f !== 'model'),
-      ),
-    ).toEqual([]);
-    expect(
-      importsFrom(
-        ['encoding'],
-        own.filter((f) => f !== 'encoding'),
+        ['prompt', 'policy', 'receipts', 'log'],
+        ['providers', 'routes', 'middleware', 'storage', 'reason'],
       ),
     ).toEqual([]);
   });
 
-  it('keeps prompt/, policy/, receipts/ and log/ away from providers, routes, middleware and storage', () => {
-    expect(
-      importsFrom(['prompt', 'policy', 'receipts', 'log'], ['providers', 'routes', 'middleware', 'storage']),
-    ).toEqual([]);
+  it('keeps providers/ to the neutral model interface, encoding and the error type', () => {
+    expect(importsOutside('providers', ['model', 'encoding', 'errors.ts'])).toEqual([]);
+  });
+
+  it('keeps the doors (door/, openai/) to mapping: no stage of the pipeline, only the catalog’s types', () => {
+    const stages = ['prompt', 'providers', 'receipts', 'log', 'storage', 'reason'];
+    expect(importsFrom(['door', 'openai'], stages)).toEqual([]);
+    expect(importsFrom(['door', 'openai'], ['policy'])).toEqual([
+      'openai/models-list.ts -> policy/catalog.ts',
+    ]);
+  });
+
+  it('lets only middleware/, routes/ and the top-level modules import Hono', () => {
+    const found: string[] = [];
+    for (const [from, specs] of packages) {
+      if (['middleware', 'routes', '.'].includes(folderOf(from))) continue;
+      for (const spec of specs)
+        if (spec === 'hono' || spec.startsWith('hono/')) found.push(`${from} -> ${spec}`);
+    }
+    expect(found).toEqual([]);
   });
 });
