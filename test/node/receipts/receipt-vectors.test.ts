@@ -46,7 +46,9 @@ const manifestOf = (vector: string) => readJson(vector, 'vector.json') as Manife
 
 /** A report's checks as vector.json states them: name, ok, and `unchecked` only when set. */
 function checksOf(report: VerifyReport) {
-  return report.checks.map(({ check, ok, unchecked }) => (unchecked ? { check, ok, unchecked } : { check, ok }));
+  return report.checks.map(({ check, ok, unchecked }) =>
+    unchecked ? { check, ok, unchecked } : { check, ok },
+  );
 }
 
 function filesUnder(root: string, prefix = ''): string[] {
@@ -88,39 +90,45 @@ describe('the receipt test vectors', () => {
     }
   });
 
-  it.each(vectors)('%s: the verifier valve-verify runs reaches the expected verdict and checks', async (vector) => {
-    const { verify, expected } = manifestOf(vector);
-    const held = verify.heldCheckpoint === undefined ? undefined : read(vector, verify.heldCheckpoint);
-    const report = await verifyWithHeldCheckpoint(
-      readJson(vector, 'bundle.json'),
-      trustRootSchema.parse(readJson(vector, 'trust-root.json')),
-      {
-        ...(verify.tenant === undefined ? {} : { tenant: verify.tenant }),
-        ...(held === undefined ? {} : { memory: { read: () => held, write: () => undefined } }),
-        ...(verify.consistency === undefined
-          ? {}
-          : { consistency: consistencyBodySchema.parse(readJson(vector, verify.consistency)) }),
-      },
-    );
-    expect(checksOf(report)).toEqual(expected.checks);
-    expect(report.verdict).toBe(expected.verdict);
-    expect(report.ok).toBe(expected.verdict === 'verified');
-  });
+  it.each(vectors)(
+    '%s: the verifier valve-verify runs reaches the expected verdict and checks',
+    async (vector) => {
+      const { verify, expected } = manifestOf(vector);
+      const held = verify.heldCheckpoint === undefined ? undefined : read(vector, verify.heldCheckpoint);
+      const report = await verifyWithHeldCheckpoint(
+        readJson(vector, 'bundle.json'),
+        trustRootSchema.parse(readJson(vector, 'trust-root.json')),
+        {
+          ...(verify.tenant === undefined ? {} : { tenant: verify.tenant }),
+          ...(held === undefined ? {} : { memory: { read: () => held, write: () => undefined } }),
+          ...(verify.consistency === undefined
+            ? {}
+            : { consistency: consistencyBodySchema.parse(readJson(vector, verify.consistency)) }),
+        },
+      );
+      expect(checksOf(report)).toEqual(expected.checks);
+      expect(report.verdict).toBe(expected.verdict);
+      expect(report.ok).toBe(expected.verdict === 'verified');
+    },
+  );
 
-  it.each(vectors)('%s: `valve-verify` with the vector’s argv exits with the expected code', async (vector) => {
-    const { verify, expected } = manifestOf(vector);
-    const state = join(scratch, vector);
-    if (verify.heldCheckpoint !== undefined && verify.heldFor !== undefined) {
-      writeHeldCheckpoint(state, verify.heldFor, read(vector, verify.heldCheckpoint));
-    }
-    const argv = verify.argv.map((arg) => (arg === '$STATE_DIR' ? state : arg));
-    const result = await runCli(argv, { cwd: join(dir, vector) });
-    expect(result.stderr).toBe('');
-    const report = JSON.parse(result.stdout) as VerifyReport;
-    expect(checksOf(report)).toEqual(expected.checks);
-    expect(report.verdict).toBe(expected.verdict);
-    expect(result.code).toBe(expected.exitCode);
-  });
+  it.each(vectors)(
+    '%s: `valve-verify` with the vector’s argv exits with the expected code',
+    async (vector) => {
+      const { verify, expected } = manifestOf(vector);
+      const state = join(scratch, vector);
+      if (verify.heldCheckpoint !== undefined && verify.heldFor !== undefined) {
+        writeHeldCheckpoint(state, verify.heldFor, read(vector, verify.heldCheckpoint));
+      }
+      const argv = verify.argv.map((arg) => (arg === '$STATE_DIR' ? state : arg));
+      const result = await runCli(argv, { cwd: join(dir, vector) });
+      expect(result.stderr).toBe('');
+      const report = JSON.parse(result.stdout) as VerifyReport;
+      expect(checksOf(report)).toEqual(expected.checks);
+      expect(report.verdict).toBe(expected.verdict);
+      expect(result.code).toBe(expected.exitCode);
+    },
+  );
 
   it('regenerate byte for byte: scripts/generate-receipt-vectors.js would write exactly the committed files', async () => {
     const generated = await buildReceiptVectors();
