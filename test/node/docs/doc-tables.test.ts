@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { findTables, splitRow, tableProblems } from '../../../scripts/doc-tables.js';
+import { lookupErrorCode, registeredErrorCodes } from '../../../src/errors';
+import { readDocument } from './markdown';
+
+// docs/reason-api.md's field tables and error-code table say what schemas/ and the code's registry say:
+// every field and code listed, none extra, each type, default, limit, status and retryable as there.
+// `node scripts/doc-tables.js docs/reason-api.md` rewrites them after a schema changes.
+
+const page = 'docs/reason-api.md';
+const markdown = readDocument(page);
+
+/** The line of a table row, by its first cell (a field path or a code). */
+function rowIndex(lines: string[], key: string): number {
+  const index = lines.findIndex((line) => line.startsWith('|') && splitRow(line)[0] === `\`${key}\``);
+  expect(index, key).toBeGreaterThan(-1);
+  return index;
+}
+
+/** The page with one cell of a row changed, for the tests that make it wrong on purpose. */
+function withCell(key: string, cell: number, value: string): string {
+  const lines = markdown.split('\n');
+  const i = rowIndex(lines, key);
+  const cells = splitRow(lines[i] ?? '');
+  cells[cell] = value;
+  lines[i] = `| ${cells.join(' | ')} |`;
+  return lines.join('\n');
+}
+
+/** The page without a row, or with `row` added after it. */
+function withRow(key: string, row?: string): string {
+  const lines = markdown.split('\n');
+  const i = rowIndex(lines, key);
+  if (row === undefined) lines.splice(i, 1);
+  else lines.splice(i + 1, 0, row);
+  return lines.join('\n');
+}
+
+describe('the tables of docs/reason-api.md', () => {
+  it('match the request and answer schemas and the error-code registry', () => {
+    expect(tableProblems(markdown)).toEqual([]);
+  });
+
+  it('cover the whole request and the whole answer, from their roots', () => {
+    const roots = findTables(markdown).map(({ marker }) =>
+      marker.kind === 'fields' ? `${marker.file}#${marker.pointer}` : marker.kind,
+    );
+    expect(roots).toContain('reason-request.schema.json#');
+    expect(roots).toContain('reason-response.schema.json#');
+    expect(roots).toContain('error-codes');
+  });
+
+  it('list every code of src/errors.ts with its status and whether it is retryable', () => {
+    const table = findTables(markdown).find(({ marker }) => marker.kind === 'error-codes');
+    const rows = (table?.rows ?? []).map((row) => ({
+      code: row.key,
+      status: Number(row.cells[1]),
+      retryable: row.cells[2] === 'yes',
+    }));
+    expect(rows).toEqual(
+      registeredErrorCodes().map((code) => ({
+        code,
+        status: lookupErrorCode(code).status,
+        retryable: lookupErrorCode(code).retryable,
+      })),
+    );
+  });
+
+  it('catch a missing field, an extra field, a wrong limit and a wrong status', () => {
+    expect(tableProblems(withRow('sampling.seed'))).toEqual([
+      'reason-request.schema.json#: no row for sampling.seed',
+    ]);
+    expect(tableProblems(withRow('task', '| `taks` | string | no | | | A typo. |'))).toEqual([
+      'reason-request.schema.json#: taks is not in the schema',
+    ]);
+    expect(tableProblems(withCell('task', 4, '1–512 characters'))).toEqual([
+      'reason-request.schema.json#: task: limits should be "1–256 characters", not "1–512 characters"',
+    ]);
+    expect(tableProblems(withCell('auth.forbidden', 1, '401'))).toEqual([
+      'error-codes: auth.forbidden: HTTP status should be "403", not "401"',
+    ]);
+  });
+
+  it('catch a field whose meaning is left blank', () => {
+    expect(tableProblems(withCell('receiptSalt', 5, ''))).toEqual([
+      'reason-request.schema.json#: receiptSalt: says nothing about what it means',
+    ]);
+  });
+
+  it('split cells on pipes that are not escaped', () => {
+    expect(splitRow('| `a` | b \\| c | d |')).toEqual(['`a`', 'b \\| c', 'd']);
+  });
+});
