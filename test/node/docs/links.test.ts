@@ -6,16 +6,6 @@ import { anchors, documentFiles, links, readDocument, repoRoot } from './markdow
 // Every relative link in README.md, CONTRIBUTING.md and docs/*.md leads to a file of this repository,
 // and every #anchor to a heading (or id) of its target, as GitHub renders it.
 
-// Pages other branches of issue 27 are adding; links to them are allowed until those branches are
-// merged. Remove each entry when its file lands (the test then checks the link and its anchors).
-const pendingPages = new Set([
-  'CONTRIBUTING.md',
-  'docs/deploying.md',
-  'docs/performance.md',
-  'docs/receipt-format.md',
-  'docs/openai-door.md',
-]);
-
 interface Repo {
   exists(path: string): boolean;
   isFile(path: string): boolean;
@@ -29,7 +19,7 @@ const onDisk: Repo = {
 };
 
 /** What is wrong with each link of `file`, as `file:line: target: problem`. */
-function brokenLinks(file: string, markdown: string, repo: Repo, pending = pendingPages): string[] {
+function brokenLinks(file: string, markdown: string, repo: Repo): string[] {
   const problems: string[] = [];
   for (const { target, line } of links(markdown)) {
     const where = `${file}:${line}: ${target}`;
@@ -43,7 +33,7 @@ function brokenLinks(file: string, markdown: string, repo: Repo, pending = pendi
     }
     const clean = path.replace(/\/$/, '');
     if (!repo.exists(clean)) {
-      if (!pending.has(clean)) problems.push(`${where}: no such file`);
+      problems.push(`${where}: no such file`);
       continue;
     }
     if (anchor === undefined) continue;
@@ -61,13 +51,13 @@ describe('links in the documentation', () => {
     expect(brokenLinks(file, readDocument(file), onDisk)).toEqual([]);
   });
 
-  it('catches a missing file, a missing anchor, a link out of the repository and a pending page', () => {
+  it('catches a missing file, a missing anchor and a link out of the repository', () => {
     const markdown = [
       '# Title',
       '## Second `heading`: with, punctuation!',
       'See [ok](#second-heading-with-punctuation), [gone](#nowhere), [file](other.md),',
       '[anchor](../README.md#no-such-heading), [out](../../elsewhere.md), [web](https://example.com),',
-      '[soon](../CONTRIBUTING.md#anything), `[code](ignored.md)`.',
+      '`[code](ignored.md)`.',
       '```md',
       '[fenced](ignored-too.md)',
       '```',
@@ -77,7 +67,7 @@ describe('links in the documentation', () => {
       isFile: () => true,
       read: (path) => (path === 'README.md' ? '# Valve\n## Documentation\n' : markdown),
     };
-    expect(brokenLinks('docs/page.md', markdown, repo, new Set(['CONTRIBUTING.md']))).toEqual([
+    expect(brokenLinks('docs/page.md', markdown, repo)).toEqual([
       'docs/page.md:3: #nowhere: docs/page.md has no heading #nowhere',
       'docs/page.md:3: other.md: no such file',
       'docs/page.md:4: ../README.md#no-such-heading: README.md has no heading #no-such-heading',
