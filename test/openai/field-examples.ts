@@ -47,7 +47,7 @@ export const chatExamples: Record<string, FieldExample> = {
   top_p: { value: 0.9 },
   user: { value: 'user-1' },
   verbosity: { value: 'low' },
-  web_search_options: { value: null, other: { search_context_size: 'low' } },
+  web_search_options: { value: { search_context_size: 'low' } },
 };
 
 export const responsesExamples: Record<string, FieldExample> = {
