@@ -137,6 +137,8 @@ export const responsesNeutralFields = {
       effort: z.enum(efforts).nullish(),
       summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
       generate_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+      context: z.enum(['auto', 'current_turn', 'all_turns']).nullish(),
+      mode: z.string().nullish(),
     })
     .nullish(),
   prompt: nullOnly(
