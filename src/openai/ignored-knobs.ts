@@ -37,6 +37,8 @@ export function ignoredResponsesKnobs(body: ResponsesRequest): IgnoredKnob[] {
   return [
     ...set('reasoning.effort', body.reasoning?.effort),
     ...set('reasoning.summary', body.reasoning?.summary ?? body.reasoning?.generate_summary),
+    ...set('reasoning.context', body.reasoning?.context),
+    ...set('reasoning.mode', body.reasoning?.mode),
     ...set('text.verbosity', body.text?.verbosity),
     ...(body.truncation === 'auto' ? [{ param: 'truncation', value: 'auto' }] : []),
     ...set('max_tool_calls', body.max_tool_calls),

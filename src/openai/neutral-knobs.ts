@@ -18,6 +18,14 @@ function neutralOnly<T extends z.ZodType>(
   return onTheWire(schema.refine(isNeutral, why), neutral).nullish();
 }
 
+/**
+ * A field Valve accepts only as null, read as absent: any value asks for something Valve does not do, and
+ * `why` is the 400's message.
+ */
+function nullOnly(why: string) {
+  return onTheWire(z.null({ error: why }), { type: 'null', description: why }).optional();
+}
+
 const zero = { type: 'number', const: 0 };
 const no = { type: 'boolean', const: false };
 const empty = { type: 'array', maxItems: 0 };
@@ -25,7 +33,7 @@ const empty = { type: 'array', maxItems: 0 };
 /** Fields with no effect on the answer: accepted at any well-formed value and ignored. */
 export const ignoredFields = {
   metadata: z.record(z.string(), z.string()).nullish(),
-  service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),
+  service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority', 'fast', 'ultrafast']).nullish(),
   prompt_cache_key: z.string().nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
   /** Caching hints, except a prewarm: that asks for no answer at all. */
@@ -45,8 +53,12 @@ export const ignoredFields = {
   safety_identifier: z.string().nullish(),
   user: z.string().nullish(),
   /** OpenAI's moderation of input and output; Valve's own checks are its trust layer. */
-  moderation: z.null().optional(),
+  moderation: nullOnly(
+    'Valve runs no OpenAI moderation (its trust checks apply to every request): moderation must be null',
+  ),
 };
+
+const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 /** Chat Completions knobs Valve does not apply, accepted at their neutral values. */
 export const chatNeutralFields = {
@@ -87,10 +99,15 @@ export const chatNeutralFields = {
     (v) => v.every((m) => m === 'text'),
     'Valve answers in text only: modalities may hold only "text"',
   ),
-  audio: z.null().optional(),
-  prediction: z.null().optional(),
-  web_search_options: z.null().optional(),
-  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
+  audio: nullOnly('Valve answers in text only: audio must be null'),
+  prediction: nullOnly('Valve does not use predicted outputs: prediction must be null'),
+  web_search_options: nullOnly('Valve does no web search: leave web_search_options out'),
+  /** The deprecated forms of `tools` and `tool_choice`. */
+  functions: nullOnly('Valve takes tools, not the deprecated functions: send each function as a tool'),
+  function_call: nullOnly(
+    'Valve takes tool_choice, not the deprecated function_call: send it as tool_choice',
+  ),
+  reasoning_effort: z.enum(efforts).nullish(),
   verbosity: z.enum(['low', 'medium', 'high']).nullish(),
 };
 
@@ -117,12 +134,16 @@ export const responsesNeutralFields = {
   ),
   reasoning: z
     .strictObject({
-      effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
+      effort: z.enum(efforts).nullish(),
       summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
       generate_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+      context: z.enum(['auto', 'current_turn', 'all_turns']).nullish(),
+      mode: z.string().nullish(),
     })
     .nullish(),
-  prompt: z.null().optional(),
+  prompt: nullOnly(
+    'Valve keeps no stored prompts: send the prompt as instructions and input, and prompt as null',
+  ),
   context_management: neutralOnly(
     z.array(z.unknown()),
     empty,
@@ -132,4 +153,29 @@ export const responsesNeutralFields = {
   /** Valve streams no obfuscation padding, asked for or not. */
   stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).nullish(),
   max_tool_calls: z.number().int().min(1).nullish(),
+  /** Options of background runs: at the default window they ask for nothing a foreground answer lacks. */
+  background_options: z
+    .strictObject({
+      completion_window: neutralOnly(
+        z.enum(['soonest', '2h', '8h']),
+        { type: 'string', const: 'soonest' },
+        (v) => v === 'soonest',
+        'Valve answers in the foreground, at once: background_options.completion_window must be "soonest"',
+      ),
+      continuation_id: z.string().nullish(),
+    })
+    .nullish(),
+  /** Image options: Valve takes text only, so there is no image for them to apply to. */
+  image: z.strictObject({ context_compression: z.enum(['auto', 'enabled', 'disabled']).nullish() }).nullish(),
+  /** The standard program is every request's; the others need an access Valve cannot grant. */
+  access_programs: z
+    .strictObject({
+      cyber: neutralOnly(
+        z.enum(['standard', 'daybreak_blue', 'daybreak_red']),
+        { type: 'string', const: 'standard' },
+        (v) => v === 'standard',
+        'Valve grants no access programs: access_programs.cyber must be "standard"',
+      ),
+    })
+    .nullish(),
 };

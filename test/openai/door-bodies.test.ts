@@ -264,6 +264,21 @@ describe('Responses API bodies real clients send', () => {
     expect(empty.status).toBe(200);
   });
 
+  it('accepts every reasoning option openai-python 3.60 sends, and says it applied none', async () => {
+    const { key } = await createKey();
+    const res = await post(key, 'responses', {
+      model: 'auto',
+      input: 'Hi',
+      reasoning: { effort: 'max', context: 'all_turns', mode: 'pro' },
+    });
+    expect(res.status).toBe(200);
+    expect(ignoredParams(await res.json())).toEqual([
+      'reasoning.effort',
+      'reasoning.context',
+      'reasoning.mode',
+    ]);
+  });
+
   it('refuses include with items, background: true, context management and moderation, naming them', async () => {
     const { key } = await createKey();
     for (const [field, value] of [
