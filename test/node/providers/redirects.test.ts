@@ -12,10 +12,11 @@ import { type RunningValve, startValve } from '../helpers/start-valve';
 const formats = ['openai', 'anthropic', 'gemini'] as const;
 type Format = (typeof formats)[number];
 
+// No key spells a word the error message must keep: the scrubber redacts any 8 letters of a key.
 const keys: Record<Format, string> = {
-  openai: 'sk-proj-RedirectOpenAI0123456789abcdef',
-  anthropic: 'sk-ant-api03-RedirectAnthropic0123456789',
-  gemini: 'AIzaSyRedirectGemini0123456789abcdefgh',
+  openai: 'sk-proj-Q7vT2mXkOpenAI0123456789abcdef',
+  anthropic: 'sk-ant-api03-Q7vT2mXkAnthropic0123456789',
+  gemini: 'AIzaSyQ7vT2mXkGemini0123456789abcdefgh',
 };
 const keyEnv: Record<Format, string> = {
   openai: 'OPENAI_API_KEY',
