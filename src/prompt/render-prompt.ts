@@ -43,6 +43,13 @@ function text(content: string): Message['content'] {
   return [{ type: 'text', text: content }];
 }
 
+/**
+ * The assistant's reply Valve writes after the untrusted regions' own user turn in the `data-turn`
+ * layout, so that the caller's request comes as the answer to a question and a request repeated inside
+ * the data reads as part of what was read. Chosen by measurement on a small model (docs/trust.md).
+ */
+export const dataTurnReply = 'I have read it. What would you like me to do with it?';
+
 /** Instructions longer than this are not restated after the data: the label and a pointer are. */
 export const restateLimit = 4000;
 
@@ -57,7 +64,7 @@ function restatedRequest(
   label: (task: string) => string,
 ): string {
   const instructions = request.instructions.trim();
-  const whole = layout === 'after-data';
+  const whole = layout !== 'system';
   if (instructions !== '' && (whole || instructions.length <= restateLimit)) return instructions;
   const task = `Task: ${label(request.task)}.`;
   return whole ? task : `${task} Follow the instructions in the system message.`;
@@ -149,12 +156,24 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
   // the user's own turn already ends with what to answer: the regions go just before that turn, and
   // nothing is added after it. In the `after-data` layout the restatement is the only place the
   // caller's instructions appear; where there is no restatement they stay in the system message.
+  // In the `data-turn` layout the regions get a user turn of their own, answered by Valve's fixed
+  // reply, and the request (restated, or the user's own last turn) follows alone.
   const restates = turns.at(-1)?.role !== 'user';
+  const dataTurn: Message[] =
+    layout === 'data-turn' && untrusted.length > 0
+      ? [
+          { role: 'user', content: text(untrusted.join('\n\n')) },
+          { role: 'assistant', content: text(dataTurnReply) },
+        ]
+      : [];
   if (!restates) {
-    if (untrusted.length > 0) turns.splice(-1, 0, { role: 'user', content: text(untrusted.join('\n\n')) });
+    if (dataTurn.length > 0) turns.splice(-1, 0, ...dataTurn);
+    else if (untrusted.length > 0)
+      turns.splice(-1, 0, { role: 'user', content: text(untrusted.join('\n\n')) });
   } else {
     const restated = restatedRequest(request, layout, (task) => escapeData(normalize('task', task)));
-    turns.push({ role: 'user', content: text([...untrusted, restated].join('\n\n')) });
+    if (dataTurn.length > 0) turns.push(...dataTurn, { role: 'user', content: text(restated) });
+    else turns.push({ role: 'user', content: text([...untrusted, restated].join('\n\n')) });
   }
   const instructionsInSystem = layout === 'system' || !restates;
   const system = [

@@ -170,26 +170,32 @@ function endsWithRestatement(request: ReasonRequest): boolean {
 
 function restatesTaskLabel(request: ReasonRequest, layout: RenderOptions['layout']): boolean {
   const instructions = request.instructions.trim();
-  const long = layout !== 'after-data' && instructions.length > restateLimit;
+  const long = (layout ?? 'system') === 'system' && instructions.length > restateLimit;
   return endsWithRestatement(request) && (instructions === '' || long);
 }
 
 /**
  * The roles the layout gives (docs/trust.md): the system message, the conversation in order with a
  * user turn of untrusted regions just before its final user turn, or else a final user turn (regions
- * and the restated request) after it.
+ * and the restated request) after it. In the `data-turn` layout the regions' user turn is followed by
+ * Valve's assistant reply, and a restated request has a user turn of its own.
  */
-function expectedRoles(request: ReasonRequest): { roles: string[]; messageOfTurn: number[] } {
+function expectedRoles(
+  request: ReasonRequest,
+  layout: RenderOptions['layout'],
+): { roles: string[]; messageOfTurn: number[] } {
   const turns = request.conversation ?? [];
   const untrusted = (request.context ?? []).some((item) => item.trust !== 'trusted');
+  const dataTurn = layout === 'data-turn' && untrusted;
   const roles = ['system'];
   const messageOfTurn: number[] = [];
   turns.forEach((turn, index) => {
-    if (index === turns.length - 1 && !endsWithRestatement(request) && untrusted) roles.push('user');
+    if (index === turns.length - 1 && !endsWithRestatement(request) && untrusted)
+      roles.push(...(dataTurn ? ['user', 'assistant'] : ['user']));
     messageOfTurn.push(roles.length);
     roles.push(turn.role);
   });
-  if (endsWithRestatement(request)) roles.push('user');
+  if (endsWithRestatement(request)) roles.push(...(dataTurn ? ['user', 'assistant', 'user'] : ['user']));
   return { roles, messageOfTurn };
 }
 
@@ -289,7 +295,7 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
   const failures: Failure[] = [];
   const roles = prompt.messages.map((m) => m.role);
   const turns = c.request.conversation ?? [];
-  const { roles: expected, messageOfTurn } = expectedRoles(c.request);
+  const { roles: expected, messageOfTurn } = expectedRoles(c.request, c.options.layout);
   if (JSON.stringify(roles) !== JSON.stringify(expected)) {
     failures.push({ invariant: 9, message: `roles ${roles.join(',')} instead of ${expected.join(',')}` });
   }
