@@ -9,11 +9,11 @@
 // same schema file starts. Its cells are derived from the schema, all but the last (what the field
 // means), which is written by hand. The error-code table is the registry, schemas/error-codes.json.
 //
-//   node scripts/doc-tables.js docs/reason-api.md          rewrites the tables, keeping each row's meaning,
-//                                                          and formats the file with Biome
-//   node scripts/doc-tables.js --check docs/reason-api.md  lists what differs, exits 1 if anything does
+//   node scripts/doc-tables.js docs/policy.md          rewrites the tables, keeping each row's meaning,
+//                                                      and formats the file with Biome
+//   node scripts/doc-tables.js --check docs/policy.md  lists what differs, exits 1 if anything does
 //
-// test/node/docs/doc-tables.test.ts runs the check in `npm test`.
+// test/node/docs/doc-tables.test.ts runs the check on every document with a marker in `npm test`.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -105,14 +105,41 @@ const number = (n) => (Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : Strin
 
 /** @param {number | undefined} min @param {number | undefined} max @param {string} unit */
 function range(min, max, unit) {
-  const tail = unit === '' ? '' : ` ${unit}`;
   const to = unit === '' ? ' to ' : '–';
+  const tail = (/** @type {number} */ n) =>
+    unit === '' ? '' : ` ${n === 1 ? unit.replace(/s$/, '') : unit}`;
   if (min !== undefined && max !== undefined) {
-    return min === max ? `${number(min)}${tail}` : `${number(min)}${to}${number(max)}${tail}`;
+    return min === max ? `${number(min)}${tail(min)}` : `${number(min)}${to}${number(max)}${tail(max)}`;
   }
-  if (max !== undefined) return `at most ${number(max)}${tail}`;
-  if (min !== undefined) return `at least ${number(min)}${tail}`;
+  if (max !== undefined) return `at most ${number(max)}${tail(max)}`;
+  if (min !== undefined) return `at least ${number(min)}${tail(min)}`;
   return '';
+}
+
+/**
+ * The numeric range of a schema: exclusive bounds read as `> n` and `< n` (or, for an integer, as the
+ * inclusive bound next to them); a maximum of Number.MAX_SAFE_INTEGER, which zod writes for every
+ * integer, is no limit a reader needs to see.
+ * @param {Schema} schema
+ */
+function numberRange(schema) {
+  const integer = schema.type === 'integer';
+  let min = schema.minimum;
+  let max = schema.maximum === Number.MAX_SAFE_INTEGER ? undefined : schema.maximum;
+  /** @type {string[]} */
+  const open = [];
+  if (typeof schema.exclusiveMinimum === 'number') {
+    if (integer) min = schema.exclusiveMinimum + 1;
+    else open.push(`> ${number(schema.exclusiveMinimum)}`);
+  }
+  if (typeof schema.exclusiveMaximum === 'number') {
+    if (integer) max = schema.exclusiveMaximum - 1;
+    else open.push(`< ${number(schema.exclusiveMaximum)}`);
+  }
+  const closed = range(min, max, '')
+    .replace(/^at most /, '≤ ')
+    .replace(/^at least /, '≥ ');
+  return [closed, ...open].filter((part) => part !== '').join(', ');
 }
 
 /** @param {Schema} schema @returns {unknown[] | undefined} */
@@ -141,14 +168,24 @@ function limitsOf(root, schema, pointer) {
   const textRange = range(schema.minLength, schema.maxLength, 'characters');
   if (textRange) parts.push(textRange);
   if (typeof schema.pattern === 'string') parts.push(`pattern ${code(schema.pattern)}`);
-  const numberRange = range(schema.minimum, schema.maximum, '');
-  if (numberRange) parts.push(numberRange.replace(/^at most /, '≤ ').replace(/^at least /, '≥ '));
+  if (typeof schema.format === 'string') parts.push(`format ${code(schema.format)}`);
+  const numbers = numberRange(schema);
+  if (numbers) parts.push(numbers);
   const itemsRange = range(schema.minItems, schema.maxItems, 'items');
   if (itemsRange) parts.push(itemsRange);
   if (schema.type === 'array' && schema.items) {
     const items = resolve(root, schema.items, `${pointer}/items`);
     const each = items.node.type === 'object' ? '' : limitsOf(root, items.node, items.pointer);
     if (each) parts.push(`each ${each}`);
+  }
+  // A map: an object whose keys are the caller's, limited by propertyNames and additionalProperties.
+  if (!schema.properties && schema.propertyNames) {
+    const names = limitsOf(root, schema.propertyNames, `${pointer}/propertyNames`);
+    if (names) parts.push(`each name ${names}`);
+  }
+  if (!schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    const values = limitsOf(root, schema.additionalProperties, `${pointer}/additionalProperties`);
+    if (values) parts.push(`each value ${values}`);
   }
   return parts.join('; ');
 }

@@ -22,9 +22,8 @@ import { receiptRoutes } from './routes/receipts';
 import { trustRoutes } from './routes/trust';
 import { usageRoutes } from './routes/usage';
 import { verifyPageRoutes } from './routes/verify-page';
+import { countSetting } from './settings';
 import { RoundTrips } from './storage/round-trips';
-
-const defaultMaxBodyBytes = 1024 * 1024;
 
 function fromHttpException(error: HTTPException): ApiError {
   if (error.status === 413) return new ApiError('request.too_large', 'The body is over the size limit.');
@@ -47,7 +46,7 @@ export const app = new Hono<AppEnv>()
   })
   .use('*', requestIds)
   .use('*', async (c, next) => {
-    const maxSize = Number(c.env.MAX_BODY_BYTES) || defaultMaxBodyBytes;
+    const maxSize = countSetting(c.env, 'MAX_BODY_BYTES');
     return bodyLimit({
       maxSize,
       onError: () => {

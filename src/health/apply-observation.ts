@@ -1,12 +1,16 @@
 import type { ModelErrorKind } from '../model/model-error';
+import { settings } from '../settings';
 import type { HealthRecord, HealthSummary, Observation } from './health-types';
 
 /** Weight of the newest observation in the moving estimates. */
 const alpha = 0.2;
 /** Consecutive failures that open a model's circuit. */
 export const failuresToOpen = 3;
-/** How long an open circuit stays shut before one probe is let through. */
-export const cooldownMs: Cooldowns = { model: 30_000, provider: 120_000 };
+/** How long an open circuit stays shut before one probe is let through, unless the operator sets it. */
+export const cooldownMs: Cooldowns = {
+  model: settings.CIRCUIT_COOLDOWN_MS.default,
+  provider: settings.PROVIDER_CIRCUIT_COOLDOWN_MS.default,
+};
 
 /** How long an open circuit stays shut, per scope (an operator may shorten them: model-health.ts). */
 export interface Cooldowns {

@@ -1,15 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
-import { applyObservation, type Cooldowns, claimProbe, cooldownMs, summarize } from './apply-observation';
+import { countSetting } from '../settings';
+import { applyObservation, type Cooldowns, claimProbe, summarize } from './apply-observation';
 import type { HealthRecord, HealthSnapshot, Observation } from './health-types';
 import { healthKey } from './health-types';
 
 const schemaVersion = 1;
-
-/** A positive whole number of milliseconds from a variable, or the default when unset or invalid. */
-function msOf(value: unknown, fallback: number): number {
-  const ms = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
-  return Number.isInteger(ms) && ms > 0 ? ms : fallback;
-}
 
 /**
  * The cooldowns, from `CIRCUIT_COOLDOWN_MS` (a model's circuit) and `PROVIDER_CIRCUIT_COOLDOWN_MS` (a
@@ -19,8 +14,8 @@ export function cooldownsOf(
   env: Partial<Pick<Env, 'CIRCUIT_COOLDOWN_MS' | 'PROVIDER_CIRCUIT_COOLDOWN_MS'>>,
 ): Cooldowns {
   return {
-    model: msOf(env.CIRCUIT_COOLDOWN_MS, cooldownMs.model),
-    provider: msOf(env.PROVIDER_CIRCUIT_COOLDOWN_MS, cooldownMs.provider),
+    model: countSetting(env, 'CIRCUIT_COOLDOWN_MS'),
+    provider: countSetting(env, 'PROVIDER_CIRCUIT_COOLDOWN_MS'),
   };
 }
 

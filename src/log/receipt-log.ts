@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
 import { bytesToHex } from '../encoding/hex';
+import { textSetting } from '../settings';
 import { AppendQueue, type QueuedAppend } from './append-queue';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
 import {
@@ -46,7 +47,7 @@ function claimKeyOf(claim: { tenant: string; rid: string }): string {
 
 /** The log origin (`<host>/log/<shard>`) this deployment writes; also the checkpoint key name. */
 export function logOriginOf(env: { LOG_ORIGIN?: string }): string {
-  return env.LOG_ORIGIN?.trim() || 'valve.local/log/0';
+  return textSetting(env, 'LOG_ORIGIN');
 }
 
 /**

@@ -3,9 +3,8 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { TokenLeases } from '../limits/token-lease';
+import { countSetting } from '../settings';
 import { stubByName } from '../storage/stub-by-name';
-
-const fallbackPerMinute = 600;
 
 /** This isolate's leases of every key's tokens. */
 export const tokenLeases = new TokenLeases();
@@ -25,8 +24,7 @@ function keepAlive(c: Context<AppEnv>, work: () => Promise<unknown>): void {
 /** Per-key requests-per-minute limit (after requireKey): over it, 429 `limit.rate_limited` with Retry-After. */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const caller = c.get('caller');
-  const perMinute =
-    caller.rateLimitPerMinute ?? (Number(c.env.DEFAULT_RATE_LIMIT_PER_MINUTE) || fallbackPerMinute);
+  const perMinute = caller.rateLimitPerMinute ?? countSetting(c.env, 'DEFAULT_RATE_LIMIT_PER_MINUTE');
   const result = await tokenLeases.take(caller.keyId, perMinute, {
     draw: (limit, want) => stubByName(c.env.RATE_LIMITER, caller.keyId).lease(limit, want),
     background: (work) => keepAlive(c, work),

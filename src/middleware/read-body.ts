@@ -1,11 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { countSetting } from '../settings';
 import { firstInvalidUtf8 } from './first-invalid-utf8';
 import { maxJsonDepth, tooDeepAt } from './json-depth';
-
-/** How long a body may take to arrive, from the first read; `BODY_READ_TIMEOUT_MS` overrides it. */
-export const defaultBodyTimeoutMs = 10_000;
 
 const jsonLike = /json/i;
 
@@ -78,7 +76,7 @@ export function decodeJsonText(bytes: Uint8Array): string {
 export const readBody = createMiddleware<AppEnv>(async (c, next) => {
   const body = c.req.raw.body;
   if (body === null || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-  const timeoutMs = Number(c.env.BODY_READ_TIMEOUT_MS) || defaultBodyTimeoutMs;
+  const timeoutMs = countSetting(c.env, 'BODY_READ_TIMEOUT_MS');
   const bytes = await readAll(body, timeoutMs);
   // What was read becomes the body the rest of the app reads through Hono (`c.req.text()`, `.json()`,
   // `.arrayBuffer()` answer from this cache): a JSON body decoded once, here, and no second Request

@@ -2,25 +2,23 @@
 // `baseUrl`. So the name must never reach one of Valve's own secrets or bindings: provider keys live
 // under names of their own, the three well-known ones or any `PROVIDER_…` name.
 
-/** Every secret, variable and binding of Valve's own (wrangler.toml and its secrets). */
+import { settings } from '../settings';
+
+/**
+ * Every secret, variable and binding of Valve's own (wrangler.toml and its secrets). The variables come
+ * from the settings list, so a new one (say `PROVIDER_…`) can never be named as a key.
+ */
 export const valveOwnNames: ReadonlySet<string> = new Set([
   'ADMIN_TOKEN',
   'RECEIPT_SIGNING_KEY',
   'LOG_SIGNING_KEY',
-  'VALVE_VERSION',
-  'VALVE_CATALOG',
-  'VALVE_ISSUER',
-  'MAX_BODY_BYTES',
-  'BODY_READ_TIMEOUT_MS',
-  'DEFAULT_RATE_LIMIT_PER_MINUTE',
-  'CIRCUIT_COOLDOWN_MS',
-  'PROVIDER_CIRCUIT_COOLDOWN_MS',
-  'LOG_ORIGIN',
-  'RECEIPT_KEY_HISTORY',
+  ...Object.keys(settings),
   'DB',
   'RECEIPT_LOG',
   'MODEL_HEALTH',
   'RATE_LIMITER',
+  'TENANT_BUDGET',
+  'AUDIT_TRAIL',
   'AI',
 ]);
 

@@ -1,5 +1,6 @@
 import { jwksSchema, receiptKeyHistorySchema, type TrustRoot } from '../contracts/trust-root';
 import { formatVerifierKey } from '../log/signed-note';
+import { textSetting } from '../settings';
 import { type Ed25519SigningKey, importEd25519SigningKey, jwkThumbprint } from '../signing/keys';
 
 // The deployment's receipt key and trust root, from its secrets and vars; imported once per isolate.
@@ -21,7 +22,7 @@ export interface ServiceKeys {
 let cached: { config: string; keys: Promise<ServiceKeys> } | undefined;
 
 export function issuerOf(env: { VALVE_ISSUER?: string }): string {
-  return env.VALVE_ISSUER?.trim() || 'https://valve.local';
+  return textSetting(env, 'VALVE_ISSUER');
 }
 
 export function serviceKeysOf(env: ServiceKeysEnv, logOrigin: string): Promise<ServiceKeys> {

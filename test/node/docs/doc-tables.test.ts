@@ -1,14 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { findTables, splitRow, tableProblems } from '../../../scripts/doc-tables.js';
+import catalogSchema from '../../../schemas/catalog.schema.json';
+import { fieldRows, findTables, splitRow, tableProblems } from '../../../scripts/doc-tables.js';
 import { lookupErrorCode, registeredErrorCodes } from '../../../src/errors';
-import { readDocument } from './markdown';
+import { documentFiles, readDocument } from './markdown';
 
-// docs/reason-api.md's field tables and error-code table say what schemas/ and the code's registry say:
-// every field and code listed, none extra, each type, default, limit, status and retryable as there.
-// `node scripts/doc-tables.js docs/reason-api.md` rewrites them after a schema changes.
+// The marked tables of the docs (docs/reason-api.md's request, answer and error codes, docs/policy.md's
+// catalog) say what schemas/ and the code's registry say: every field and code listed, none extra, each
+// type, default, limit, status and retryable as there. `node scripts/doc-tables.js <file>` rewrites a
+// document's tables after a schema changes.
 
 const page = 'docs/reason-api.md';
 const markdown = readDocument(page);
+
+/** Every document with a marked table, and the roots its tables start from. */
+const marked = documentFiles()
+  .map((file) => ({
+    file,
+    roots: findTables(readDocument(file)).map(({ marker }) =>
+      marker.kind === 'fields' ? `${marker.file}#${marker.pointer}` : marker.kind,
+    ),
+  }))
+  .filter(({ roots }) => roots.length > 0);
+
+describe('the marked tables of the docs', () => {
+  it('are in the documents that describe a schema', () => {
+    expect(marked.map(({ file }) => file)).toEqual(
+      expect.arrayContaining(['docs/policy.md', 'docs/reason-api.md']),
+    );
+  });
+
+  it.each(marked.map(({ file }) => file))('match schemas/ and the registry in %s', (file) => {
+    expect(tableProblems(readDocument(file))).toEqual([]);
+  });
+
+  it('cover the whole catalog in docs/policy.md, from its root', () => {
+    const roots = marked.find(({ file }) => file === 'docs/policy.md')?.roots;
+    expect(roots).toContain('catalog.schema.json#');
+  });
+
+  it('catch a catalog field left out of docs/policy.md', () => {
+    const policy = readDocument('docs/policy.md');
+    const lines = policy.split('\n').filter((line) => !line.startsWith('| `models[].latency.ttftMsP90`'));
+    expect(tableProblems(lines.join('\n'))).toEqual([
+      'catalog.schema.json#/properties/models/items: no row for models[].latency.ttftMsP90',
+    ]);
+  });
+
+  it('read exclusive bounds, formats and maps into the limits', () => {
+    const limits = (pointer: string, prefix: string) =>
+      Object.fromEntries(
+        fieldRows(catalogSchema, pointer, prefix, new Set(), []).map((row) => [row.key, row.cells[4]]),
+      );
+    const models = limits('/properties/models/items', 'models[]');
+    // zod writes exclusiveMinimum 0 and maximum Number.MAX_SAFE_INTEGER for a positive integer.
+    expect(models['models[].contextTokens']).toBe('≥ 1');
+    expect(models['models[].latency.outputTokensPerSec']).toBe('> 0');
+    expect(models['models[].regions']).toBe('at least 1 item; each at least 1 character');
+    const providers = limits('/properties/providers/items', 'providers[]');
+    expect(providers['providers[].baseUrl']).toBe('format `uri`');
+    expect(providers['providers[].headers']).toBe(
+      'each name pattern `^[A-Za-z0-9-]{1,64}$`; each value at most 1024 characters',
+    );
+  });
+});
 
 /** The line of a table row, by its first cell (a field path or a code). */
 function rowIndex(lines: string[], key: string): number {
@@ -37,10 +91,6 @@ function withRow(key: string, row?: string): string {
 }
 
 describe('the tables of docs/reason-api.md', () => {
-  it('match the request and answer schemas and the error-code registry', () => {
-    expect(tableProblems(markdown)).toEqual([]);
-  });
-
   it('cover the whole request and the whole answer, from their roots', () => {
     const roots = findTables(markdown).map(({ marker }) =>
       marker.kind === 'fields' ? `${marker.file}#${marker.pointer}` : marker.kind,
