@@ -98,9 +98,15 @@ async function play(behaviour: Behaviour, res: ServerResponse, socket: Socket): 
         written += chunk.length;
         count(chunk.length);
         if (!more)
-          await new Promise((resolve) => {
-            res.once('drain', resolve);
-            socket.once('close', resolve);
+          // Wait for whichever comes first, and leave no listener behind for the next wait.
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off('drain', done);
+              socket.off('close', done);
+              resolve();
+            };
+            res.once('drain', done);
+            socket.once('close', done);
           });
       }
       res.end();
