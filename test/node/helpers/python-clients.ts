@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 // The Python clients the door is tested with live in a git-ignored venv that `npm run clients:setup`
 // (and .ci/run) makes from test/clients/requirements.txt. Without it a client's test file skips
@@ -43,4 +44,11 @@ export function runCheckScript(script: string, args: string[], timeoutMs = 90_00
   });
   if (run.status !== 0) throw new Error(`${script} did not run (${setupHint}):\n${run.stderr}`);
   return jsonLines<CheckResult>(run.stdout);
+}
+
+/** That the run reported the check `name`, and that it passed (its detail says why not). */
+export function expectPassed(results: CheckResult[], name: string): void {
+  const result = results.find((r) => r.check === name);
+  expect(result, `no result for ${name}`).toBeDefined();
+  expect(result?.ok, result?.detail).toBe(true);
 }
