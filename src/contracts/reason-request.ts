@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodedLength, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
 import { toolTurnIssues } from './tool-turn-issues';
 
 // The public Reason request, field for field as schemas/reason-request.schema.json.
@@ -65,17 +66,25 @@ export type Capability = z.infer<typeof capabilitySchema>;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
 const oneLine = /^[^\x00-\x1F\x7F-\x9F\u2028\u2029]*$/;
 
-export const contextItemSchema = z.strictObject({
-  // A label is written inside the region's opening tag, which must stay one line.
-  label: z
-    .string()
-    .max(256)
-    .regex(oneLine, 'a label must be one line: no newline, tab or other control character')
-    .optional(),
-  trust: z.enum(['trusted', 'untrusted']),
-  privacy: messageLevelSchema,
-  content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),
-});
+export const contextItemSchema = z
+  .strictObject({
+    // A label is written inside the region's opening tag, which must stay one line.
+    label: z
+      .string()
+      .max(256)
+      .regex(oneLine, 'a label must be one line: no newline, tab or other control character')
+      .optional(),
+    trust: z.enum(['trusted', 'untrusted']),
+    privacy: messageLevelSchema,
+    /** The item's text or JSON; optional when it carries media. */
+    content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]).optional(),
+    /** Images, audio and PDFs, read as part of the item: same trust, same privacy, same region. */
+    media: mediaListSchema.optional(),
+  })
+  .refine((item) => item.content !== undefined || item.media !== undefined, {
+    message: 'a context item needs content, media or both',
+    path: ['content'],
+  });
 export type ContextItem = z.infer<typeof contextItemSchema>;
 
 const toolNameSchema = z.string().regex(toolNamePattern, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -');
@@ -88,7 +97,12 @@ export const toolCallSchema = z.strictObject({
 });
 export type ToolCallTurnCall = z.infer<typeof toolCallSchema>;
 
-export const userTurnSchema = z.strictObject({ role: z.literal('user'), content: z.string() });
+/** The user's own turn: its text, and the images, audio and PDFs the user sent with it. */
+export const userTurnSchema = z.strictObject({
+  role: z.literal('user'),
+  content: z.string(),
+  media: mediaListSchema.optional(),
+});
 
 /** Today's assistant text turn, or an assistant turn that called tools (then `content` is optional). */
 export const assistantTurnSchema = z
@@ -192,6 +206,7 @@ export const reasonRequestSchema = z
     output: outputSpecSchema.optional(),
     modelPolicy: modelPolicySchema.optional(),
     rendering: renderingSchema.optional(),
+    mediaPolicy: mediaPolicySchema.optional(),
     receiptId: callerReceiptIdSchema.optional(),
     receiptSalt: receiptSaltSchema.optional(),
   })
@@ -207,5 +222,45 @@ export const reasonRequestSchema = z
     if (choice === 'required' && tools.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['toolChoice'], message: '`required` needs at least one tool' });
     }
+    const parts = mediaPartsOf(request);
+    if (parts.length > mediaLimits.partsPerRequest) {
+      ctx.addIssue({
+        code: 'custom',
+        path: parts[mediaLimits.partsPerRequest]?.path ?? [],
+        message: `a request carries at most ${mediaLimits.partsPerRequest} media parts`,
+      });
+    }
+    const total = parts.reduce((sum, p) => sum + p.bytes, 0);
+    if (total > mediaLimits.totalBytes) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `the media parts carry ${total} bytes together, over the limit of ${mediaLimits.totalBytes}`,
+      });
+    }
   });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;
+
+interface PlacedPart {
+  path: (string | number)[];
+  /** Decoded bytes of an inline part; 0 for a URL or a file id. */
+  bytes: number;
+}
+
+function mediaPartsOf(request: {
+  context?: { media?: { source: { kind: string; data?: string } }[] }[];
+  conversation?: { role: string; media?: { source: { kind: string; data?: string } }[] }[];
+}): PlacedPart[] {
+  const placed: PlacedPart[] = [];
+  const lists = [
+    ...(request.context ?? []).map((item, i) => ({ media: item.media, at: ['context', i] })),
+    ...(request.conversation ?? []).map((turn, i) => ({ media: turn.media, at: ['conversation', i] })),
+  ];
+  for (const { media, at } of lists) {
+    for (const [k, part] of (media ?? []).entries()) {
+      const bytes = part.source.kind === 'base64' ? decodedLength(part.source.data ?? '') : 0;
+      placed.push({ path: [...at, 'media', k], bytes });
+    }
+  }
+  return placed;
+}

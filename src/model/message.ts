@@ -2,8 +2,24 @@
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/** Where a media block's bytes are: inline, at a URL the provider fetches, or in the provider's file store. */
+export type MediaSource =
+  | { kind: 'base64'; data: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'file_id'; file_id: string };
+
+/** An image, an audio clip or a file (a PDF), with its MIME type. */
+export interface MediaBlock {
+  type: 'image' | 'audio' | 'file';
+  source: MediaSource;
+  mime_type: string;
+  /** A file's name, for providers that take one. */
+  filename?: string;
+}
+
 export type ContentBlock =
   | { type: 'text'; text: string }
+  | MediaBlock
   | { type: 'reasoning'; text?: string; signature?: string; redacted?: string }
   | { type: 'json'; value: unknown }
   | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputModalities } from '../contracts/media-part';
 import { messageLevelSchema, promptLayouts, promptModes } from '../contracts/reason-request';
 import { modelErrorKinds } from '../model/model-error';
 import { providerKinds } from '../model/provider-kind';
@@ -100,6 +101,15 @@ export const catalogModelSchema = z.strictObject({
     reasoning: z.boolean(),
     base64Data: z.boolean(),
   }),
+  /**
+   * What the model reads besides text: `image`, `audio`, `pdf`. A request carrying media is planned
+   * only onto models that read every modality it carries. Default `["text"]`.
+   */
+  inputModalities: z
+    .array(z.enum(inputModalities))
+    .min(1)
+    .refine((list) => list.includes('text'), 'every model reads text: list "text"')
+    .optional(),
   /** The most sensitive privacy level the operator allows to be sent to this model. */
   maxPrivacy: messageLevelSchema,
   /** The rendering mode this model reads best (docs/trust.md); default `tags`. */

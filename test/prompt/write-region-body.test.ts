@@ -73,7 +73,7 @@ const piece = fc.oneof(
 );
 const mostlyPlain = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
 
-const content: fc.Arbitrary<ContextItem['content']> = fc.oneof(
+const content: fc.Arbitrary<NonNullable<ContextItem['content']>> = fc.oneof(
   { weight: 3, arbitrary: mostlyPlain },
   { weight: 1, arbitrary: fc.dictionary(mostlyPlain, mostlyPlain, { maxKeys: 2 }) },
   { weight: 1, arbitrary: fc.array(fc.oneof(mostlyPlain, fc.integer()), { maxLength: 3 }) },

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+// A media part of a context item or a user turn (docs/reason-api.md "Images, PDFs and audio"): an
+// image, an audio clip or a file (PDF), from bytes, a URL or a provider's file id. It inherits its
+// item's trust and privacy. The shapes follow the neutral content contract (a part's `type`, a
+// `source` by `kind`, a MIME type), in the Reason API's camelCase.
+
+/** What a model must read to take a part: the catalog's `inputModalities` name these. */
+export const mediaModalities = ['image', 'audio', 'pdf'] as const;
+export type MediaModality = (typeof mediaModalities)[number];
+export const inputModalities = ['text', ...mediaModalities] as const;
+export type InputModality = (typeof inputModalities)[number];
+
+/** The MIME types each part type takes: the ones every provider that reads the modality accepts. */
+export const mediaTypes = {
+  image: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  audio: ['audio/wav', 'audio/mpeg'],
+  file: ['application/pdf'],
+} as const;
+export type MediaPartType = keyof typeof mediaTypes;
+
+/** The modality a part needs, by its type (a file is a PDF: the one file type every reader takes). */
+export function modalityOf(type: MediaPartType): MediaModality {
+  return type === 'file' ? 'pdf' : type;
+}
+
+/** Limits on what one request may carry, in decoded bytes (docs/reason-api.md). */
+export const mediaLimits = {
+  /** Anthropic takes images of up to 5 MB; the other providers more. */
+  imageBytes: 5 * 1024 * 1024,
+  audioBytes: 10 * 1024 * 1024,
+  fileBytes: 10 * 1024 * 1024,
+  /** Every part of a request together: Gemini's inline data and Valve's own memory bound it. */
+  totalBytes: 12 * 1024 * 1024,
+  partsPerRequest: 20,
+  partsPerItem: 10,
+  urlChars: 2048,
+} as const;
+
+/** The most decoded bytes a part of this type may carry. */
+export function maxBytesOf(type: MediaPartType): number {
+  if (type === 'image') return mediaLimits.imageBytes;
+  if (type === 'audio') return mediaLimits.audioBytes;
+  return mediaLimits.fileBytes;
+}
+
+// Standard base64 (RFC 4648 §4), padded: what every provider's inline data takes.
+const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The decoded length of padded standard base64 of `chars` characters ending in `padding` `=`. */
+export function decodedLength(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return (data.length / 4) * 3 - padding;
+}
+
+export const mediaSourceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('base64'),
+    data: z
+      .string()
+      .min(4)
+      .regex(base64Pattern, 'must be padded standard base64 (A–Z, a–z, 0–9, +, /, =), no data: prefix'),
+  }),
+  z.strictObject({
+    kind: z.literal('url'),
+    url: z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(mediaLimits.urlChars),
+  }),
+  z.strictObject({
+    kind: z.literal('fileId'),
+    fileId: z.string().regex(/^[A-Za-z0-9._:/-]{1,256}$/, 'must be a provider file id (1–256 characters)'),
+    /** The catalog provider whose file store holds it: only that provider's models can be planned. */
+    provider: z.string().min(1).max(64),
+  }),
+]);
+export type MediaSource = z.infer<typeof mediaSourceSchema>;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
+const oneLine = /^[^\x00-\x1F\x7F-\x9F\u2028\u2029"<>]*$/;
+
+export const mediaPartSchema = z
+  .strictObject({
+    type: z.enum(['image', 'audio', 'file']),
+    mimeType: z.string().max(64),
+    source: mediaSourceSchema,
+    /** A file's name as the provider is given it (OpenAI's `file.filename`); one line. */
+    filename: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(oneLine, 'a filename must be one line, without quotes or angle brackets')
+      .optional(),
+  })
+  .superRefine((part, ctx) => {
+    const accepted: readonly string[] = mediaTypes[part.type];
+    if (!accepted.includes(part.mimeType)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mimeType'],
+        message: `an ${part.type} part takes ${accepted.join(', ')}`,
+      });
+    }
+    if (part.source.kind === 'base64') {
+      const max = maxBytesOf(part.type);
+      if (decodedLength(part.source.data) > max) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['source', 'data'],
+          message: `an ${part.type} part carries at most ${max} bytes`,
+        });
+      }
+    }
+  });
+export type MediaPart = z.infer<typeof mediaPartSchema>;
+
+export const mediaListSchema = z.array(mediaPartSchema).min(1).max(mediaLimits.partsPerItem);
+
+/** What a request lets Valve do with media (docs/trust.md). */
+export const mediaPolicySchema = z.strictObject({
+  /** `false` refuses the request when an untrusted context item carries media; default `true`. */
+  allowUntrusted: z.boolean().optional(),
+  /** `true` sends `url` sources to providers that fetch them themselves; default `false` refuses them. */
+  allowUrls: z.boolean().optional(),
+});
+export type MediaPolicy = z.infer<typeof mediaPolicySchema>;
