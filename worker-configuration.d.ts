@@ -11,6 +11,7 @@ declare namespace Cloudflare {
 		VALVE_VERSION: string;
 		VALVE_CATALOG: string;
 		MAX_BODY_BYTES: string;
+		MAX_MEDIA_BODY_BYTES: string;
 		BODY_READ_TIMEOUT_MS: string;
 		DEFAULT_RATE_LIMIT_PER_MINUTE: string;
 		CIRCUIT_COOLDOWN_MS: string;
@@ -33,7 +34,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "BODY_READ_TIMEOUT_MS" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "CIRCUIT_COOLDOWN_MS" | "PROVIDER_CIRCUIT_COOLDOWN_MS" | "VALVE_ISSUER" | "LOG_ORIGIN" | "RECEIPT_KEY_HISTORY" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "MAX_MEDIA_BODY_BYTES" | "BODY_READ_TIMEOUT_MS" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "CIRCUIT_COOLDOWN_MS" | "PROVIDER_CIRCUIT_COOLDOWN_MS" | "VALVE_ISSUER" | "LOG_ORIGIN" | "RECEIPT_KEY_HISTORY" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
 }
 
 // Begin runtime types

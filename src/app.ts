@@ -31,6 +31,9 @@ function fromHttpException(error: HTTPException): ApiError {
   return toApiError(error);
 }
 
+/** The routes whose bodies may carry images, audio and PDFs. */
+const mediaRoutes = new Set(['/v1/reason', '/openai/v1/chat/completions', '/openai/v1/responses']);
+
 export const app = new Hono<AppEnv>()
   .use('*', async (c, next) => {
     const arrivedAt = performance.now();
@@ -46,7 +49,12 @@ export const app = new Hono<AppEnv>()
   })
   .use('*', requestIds)
   .use('*', async (c, next) => {
-    const maxSize = countSetting(c.env, 'MAX_BODY_BYTES');
+    // The routes that take media parts read up to MAX_MEDIA_BODY_BYTES; their text alone is held to
+    // MAX_BODY_BYTES once the body is parsed (reason/check-text-bytes).
+    const text = countSetting(c.env, 'MAX_BODY_BYTES');
+    const maxSize = mediaRoutes.has(c.req.path)
+      ? Math.max(text, countSetting(c.env, 'MAX_MEDIA_BODY_BYTES'))
+      : text;
     return bodyLimit({
       maxSize,
       onError: () => {

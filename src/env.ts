@@ -20,6 +20,8 @@ export interface AppEnv {
     arrivedAt: number;
     /** The storage round trips this request's answer waited on, reported in `Server-Timing`. */
     trips: RoundTrips;
+    /** The body's size in bytes, as read (middleware/read-body). */
+    bodyBytes?: number;
     /** The caller's own id for this request (`X-Correlation-Id`), validated; never Valve's requestId. */
     correlationId?: string;
   };

@@ -21,6 +21,7 @@ export const settings = {
   VALVE_VERSION: { kind: 'text' },
   VALVE_CATALOG: { kind: 'text' },
   MAX_BODY_BYTES: { kind: 'count', default: 1_048_576 },
+  MAX_MEDIA_BODY_BYTES: { kind: 'count', default: 18_874_368 },
   BODY_READ_TIMEOUT_MS: { kind: 'count', default: 10_000 },
   DEFAULT_RATE_LIMIT_PER_MINUTE: { kind: 'count', default: 600 },
   CIRCUIT_COOLDOWN_MS: { kind: 'count', default: 30_000 },

@@ -44,8 +44,20 @@ export function maxBytesOf(type: MediaPartType): number {
   return mediaLimits.fileBytes;
 }
 
-// Standard base64 (RFC 4648 §4), padded: what every provider's inline data takes.
-const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Standard base64 (RFC 4648 §4), padded: what every provider's inline data takes. Checked by a
+// search for one character outside the alphabet, which never backtracks: an anchored pattern over
+// megabytes of base64 exhausts the regex engine's backtracking stack in workerd.
+const outsideAlphabet = /[^A-Za-z0-9+/=]/;
+
+/** Whether `data` is padded standard base64: whole quads of the alphabet, `=` only at the end. */
+export function isPaddedBase64(data: string): boolean {
+  if (data.length % 4 !== 0 || outsideAlphabet.test(data)) return false;
+  const pad = data.indexOf('=');
+  return pad === -1 || (pad >= data.length - 2 && (pad === data.length - 1 || data.endsWith('==')));
+}
+
+/** The most base64 characters any part may carry: the largest per-part limit, encoded. */
+const maxBase64Chars = Math.ceil(Math.max(10 * 1024 * 1024, 5 * 1024 * 1024) / 3) * 4;
 
 /** The decoded length of padded standard base64 of `chars` characters ending in `padding` `=`. */
 export function decodedLength(data: string): number {
@@ -59,7 +71,8 @@ export const mediaSourceSchema = z.discriminatedUnion('kind', [
     data: z
       .string()
       .min(4)
-      .regex(base64Pattern, 'must be padded standard base64 (A–Z, a–z, 0–9, +, /, =), no data: prefix'),
+      .max(maxBase64Chars, `must be at most ${maxBase64Chars} characters (10 MiB encoded)`)
+      .refine(isPaddedBase64, 'must be padded standard base64 (A–Z, a–z, 0–9, +, /, =), no data: prefix'),
   }),
   z.strictObject({
     kind: z.literal('url'),

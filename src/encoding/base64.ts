@@ -34,6 +34,14 @@ function portableBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** The bytes of base64 a schema has already checked (padded standard alphabet), canonical or not. */
+export function base64Bytes(text: string): Bytes {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 export function decodeBase64(text: string): Bytes | null {
   if (!STD_ALPHABET.test(text) || text.length % 4 !== 0) return null;
   const binary = atob(text);

@@ -78,6 +78,7 @@ export const readBody = createMiddleware<AppEnv>(async (c, next) => {
   if (body === null || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
   const timeoutMs = countSetting(c.env, 'BODY_READ_TIMEOUT_MS');
   const bytes = await readAll(body, timeoutMs);
+  c.set('bodyBytes', bytes.length);
   // What was read becomes the body the rest of the app reads through Hono (`c.req.text()`, `.json()`,
   // `.arrayBuffer()` answer from this cache): a JSON body decoded once, here, and no second Request
   // built around a copy of the bytes. The raw request's stream is spent; nothing reads it after this.

@@ -3,7 +3,8 @@ import { privacyLevels } from '../contracts/reason-request';
 import type { ProviderKind } from '../model/provider-kind';
 import { minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
-import type { CircuitState, Exclusion, ExclusionReason, Needs } from './plan-types';
+import { acceptsSource } from './media-sources';
+import type { CircuitState, Exclusion, ExclusionReason, MediaNeeds, Needs } from './plan-types';
 
 export interface EligibilityInput {
   policy: ModelPolicy;
@@ -54,6 +55,8 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
   }
   if (needs.json && entry.capabilities.json === 'none')
     return no('capability', 'does not support JSON output');
+  const media = needs.media && mediaProblem(entry, needs.media, input.kind);
+  if (media !== undefined) return no('modality_unsupported', media);
   if (needs.inputTokens + minUsefulOutputTokens > entry.contextTokens) {
     return no(
       'context_window',
@@ -62,6 +65,22 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
   }
   if (input.circuit === 'open') return no('circuit_open', 'its circuit is open after repeated failures');
   return { ok: true, region };
+}
+
+const sourceWords = { base64: 'as bytes', url: 'from a URL', fileId: 'by file id' } as const;
+
+/** Why the model cannot read the request's media, or undefined when it can. */
+function mediaProblem(entry: CatalogModel, media: MediaNeeds, kind: ProviderKind | undefined) {
+  const reads = entry.inputModalities ?? ['text'];
+  const unread = media.modalities.filter((modality) => !reads.includes(modality));
+  if (unread.length > 0) return `does not read ${unread.join(' or ')} (it reads ${reads.join(', ')})`;
+  for (const source of media.sources) {
+    if (source.provider !== undefined && source.provider !== entry.provider)
+      return `the ${source.modality} file id belongs to provider ${source.provider}`;
+    if (kind !== undefined && !acceptsSource(kind, source.modality, source.kind))
+      return `its provider takes no ${source.modality} ${sourceWords[source.kind]}`;
+  }
+  return undefined;
 }
 
 function exclude(entry: CatalogModel, reason: ExclusionReason, detail: string): Eligibility {

@@ -1,5 +1,7 @@
+import type { MediaModality } from '../contracts/media-part';
 import type { PrivacyLevel } from '../contracts/reason-request';
 import type { CatalogModel, CatalogProvider } from './catalog';
+import type { SourceKind } from './media-sources';
 
 // The shapes the planner works with. Pure data: no I/O, no Hono.
 
@@ -15,6 +17,7 @@ export const exclusionReasons = [
   'latency',
   'circuit_open',
   'not_configured',
+  'modality_unsupported',
 ] as const;
 export type ExclusionReason = (typeof exclusionReasons)[number];
 
@@ -36,6 +39,21 @@ export interface Needs {
   inputTokens: number;
   /** The caller's `maxOutputTokens`, when given. */
   maxOutputTokens?: number;
+  /** What the request's media need of a model; absent when it carries none. */
+  media?: MediaNeeds;
+}
+
+/** Each modality the request's media carry, and each way a part is sourced. */
+export interface MediaNeeds {
+  modalities: MediaModality[];
+  sources: MediaSourceNeed[];
+}
+
+export interface MediaSourceNeed {
+  modality: MediaModality;
+  kind: SourceKind;
+  /** For a file id: the provider whose file store holds it. */
+  provider?: string;
 }
 
 /** A model's speed: from the catalog, replaced by observed health once there are enough observations. */

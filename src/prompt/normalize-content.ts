@@ -1,8 +1,12 @@
 import type { ContextItem } from '../contracts/reason-request';
 import { type NormalizedText, normalizeText } from './normalize-text';
 
-/** The text of a context item's content: strings as they are, objects and arrays as compact JSON. */
+/**
+ * The text of a context item's content: strings as they are, objects and arrays as compact JSON, none
+ * (an item of media only) as the empty text.
+ */
 export function serializeContent(content: ContextItem['content']): string {
+  if (content === undefined) return '';
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 

@@ -3,10 +3,11 @@ import type { Message } from '../model/message';
 import type { ModelWarning } from '../model/model-response';
 import { datamarkChar } from './datamark-char';
 import { escapeData } from './escape-data';
+import { contentOf, joinSegments, mediaBlockOf, type Segment } from './media-blocks';
 import { serializeContent } from './normalize-content';
 import { type NormalizeCounts, normalizeText } from './normalize-text';
 import { policyText } from './policy-text';
-import { renderRegion } from './render-region';
+import { renderMediaRegion, renderRegion } from './render-region';
 import { renderToolResult } from './render-tool-result';
 import { type Tally, tallyWarnings } from './tally-warnings';
 import { writeRegionBody } from './write-region-body';
@@ -32,6 +33,8 @@ export interface RenderedPrompt {
   warnings: ModelWarning[];
   /** True when any untrusted context or tool result was present: every tool call made is then tainted. */
   tainted: boolean;
+  /** The ids of untrusted context items whose media reached the prompt (`c2`, …). */
+  untrustedMedia: string[];
 }
 
 /** The trust an item renders with: anything but an explicit `trusted` is untrusted. */
@@ -96,25 +99,30 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     return normalized.text;
   };
 
+  // Trusted text goes in the system channel. Every other region goes in a user turn: untrusted ones,
+  // and trusted ones that hold media, since no provider takes media in a system part.
   const trusted: string[] = [];
-  const untrusted: string[] = [];
+  const regions: Segment[][] = [];
+  let untrustedItems = 0;
+  const untrustedMedia: string[] = [];
   (request.context ?? []).forEach((item, index) => {
     const id = `c${index + 1}`;
     const written = writeRegionBody(serializeContent(item.content), mode, mark, options.maxItemChars);
     count(id, written);
     if (written.truncated) tally.truncated.push([id, options.maxItemChars ?? 0]);
     const trust = trustOf(item);
-    const region = renderRegion(
-      nonce,
-      {
-        id,
-        label: item.label === undefined ? undefined : normalize(id, item.label),
-        trust,
-        truncated: written.truncated,
-      },
-      written.body,
-    );
-    (trust === 'trusted' ? trusted : untrusted).push(region);
+    const attributes = {
+      id,
+      label: item.label === undefined ? undefined : normalize(id, item.label),
+      trust,
+      truncated: written.truncated,
+    };
+    if (trust === 'untrusted') untrustedItems++;
+    if (item.media !== undefined) {
+      if (trust === 'untrusted') untrustedMedia.push(id);
+      regions.push(renderMediaRegion(nonce, attributes, written.body, item.media.map(mediaBlockOf)));
+    } else if (trust === 'trusted') trusted.push(renderRegion(nonce, attributes, written.body));
+    else regions.push([renderRegion(nonce, attributes, written.body)]);
   });
 
   const turns: Message[] = [];
@@ -133,10 +141,9 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
       return;
     }
     if (turn.role === 'user') {
-      turns.push({
-        role: 'user',
-        content: text(escapeData(normalize(`turn ${index + 1}`, turn.content))),
-      });
+      // The user's own media follow the user's text, in the user's turn: not data, the user's words.
+      const said = escapeData(normalize(`turn ${index + 1}`, turn.content));
+      turns.push({ role: 'user', content: contentOf([said, ...(turn.media ?? []).map(mediaBlockOf)]) });
       return;
     }
     // Assistant turns come from the caller too, so they are no more trusted than user turns: a forged
@@ -159,21 +166,21 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
   // In the `data-turn` layout the regions get a user turn of their own, answered by Valve's fixed
   // reply, and the request (restated, or the user's own last turn) follows alone.
   const restates = turns.at(-1)?.role !== 'user';
+  const data = joinSegments(regions, '\n\n');
   const dataTurn: Message[] =
-    layout === 'data-turn' && untrusted.length > 0
+    layout === 'data-turn' && regions.length > 0
       ? [
-          { role: 'user', content: text(untrusted.join('\n\n')) },
+          { role: 'user', content: contentOf(data) },
           { role: 'assistant', content: text(dataTurnReply) },
         ]
       : [];
   if (!restates) {
     if (dataTurn.length > 0) turns.splice(-1, 0, ...dataTurn);
-    else if (untrusted.length > 0)
-      turns.splice(-1, 0, { role: 'user', content: text(untrusted.join('\n\n')) });
+    else if (regions.length > 0) turns.splice(-1, 0, { role: 'user', content: contentOf(data) });
   } else {
     const restated = restatedRequest(request, layout, (task) => escapeData(normalize('task', task)));
     if (dataTurn.length > 0) turns.push(...dataTurn, { role: 'user', content: text(restated) });
-    else turns.push({ role: 'user', content: text([...untrusted, restated].join('\n\n')) });
+    else turns.push({ role: 'user', content: contentOf(joinSegments([...regions, [restated]], '\n\n')) });
   }
   const instructionsInSystem = layout === 'system' || !restates;
   const system = [
@@ -191,7 +198,19 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     canary,
     mode,
     layout,
-    warnings: tallyWarnings(tally),
-    tainted: untrusted.length + toolResults > 0,
+    warnings: [...tallyWarnings(tally), ...mediaWarnings(untrustedMedia)],
+    tainted: untrustedItems + toolResults > 0,
+    untrustedMedia,
   };
+}
+
+/** Says when untrusted media reached the model: no rendering can mark the text inside an image. */
+function mediaWarnings(ids: string[]): ModelWarning[] {
+  if (ids.length === 0) return [];
+  return [
+    {
+      code: 'prompt.untrusted_media',
+      message: `Untrusted media reached the model inside its data region (${ids.join(', ')}): text inside an image, a PDF or audio cannot be escaped or marked, so only the model's reading keeps it from acting as instructions (docs/trust.md).`,
+    },
+  ];
 }

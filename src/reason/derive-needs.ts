@@ -1,22 +1,28 @@
+import { type MediaPart, modalityOf } from '../contracts/media-part';
 import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { Message } from '../model/message';
-import type { Needs } from '../policy/plan-types';
+import type { MediaNeeds, MediaSourceNeed, Needs } from '../policy/plan-types';
 
 /** Chat formats wrap each message in role markers; a generous allowance per message. */
 const messageOverheadTokens = 8;
 
-/** What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts. */
-export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs {
+/**
+ * What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts,
+ * the modalities its media carry. `mediaTokens` is the media's own estimate (media/measure-media),
+ * made from their bytes before planning; media blocks are not counted as text.
+ */
+export function deriveNeeds(request: ReasonRequest, messages: Message[], mediaTokens = 0): Needs {
   let privacy: PrivacyLevel = 'public';
   for (const item of request.context ?? []) {
     if (privacyLevels.indexOf(item.privacy) > privacyLevels.indexOf(privacy)) privacy = item.privacy;
   }
-  let inputTokens = 0;
+  let inputTokens = mediaTokens;
   for (const message of messages) {
     inputTokens += messageOverheadTokens;
     for (const block of message.content) {
+      if (block.type === 'image' || block.type === 'audio' || block.type === 'file') continue;
       inputTokens += estimateTokens(block.type === 'text' ? block.text : JSON.stringify(block));
     }
   }
@@ -32,5 +38,25 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[]): Needs 
     privacy,
     inputTokens,
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
+    ...mediaNeedsOf(request),
   };
+}
+
+function mediaNeedsOf(request: ReasonRequest): { media?: MediaNeeds } {
+  const parts: MediaPart[] = [
+    ...(request.context ?? []).flatMap((item) => item.media ?? []),
+    ...(request.conversation ?? []).flatMap((turn) => (turn.role === 'user' ? (turn.media ?? []) : [])),
+  ];
+  if (parts.length === 0) return {};
+  const sources = new Map<string, MediaSourceNeed>();
+  for (const part of parts) {
+    const need: MediaSourceNeed = {
+      modality: modalityOf(part.type),
+      kind: part.source.kind,
+      ...(part.source.kind === 'fileId' && { provider: part.source.provider }),
+    };
+    sources.set(JSON.stringify(need), need);
+  }
+  const modalities = [...new Set([...sources.values()].map((s) => s.modality))].sort();
+  return { media: { modalities, sources: [...sources.values()] } };
 }

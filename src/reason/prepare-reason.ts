@@ -4,6 +4,7 @@ import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-respo
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { Admission } from '../limits/admission';
+import { measureMedia } from '../media/measure-media';
 import type { Message } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
@@ -14,6 +15,7 @@ import { chooseLayout, chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
+import { checkMediaPolicy } from './check-media-policy';
 import { decisionOf } from './decision-of';
 import { deriveNeeds } from './derive-needs';
 import { keepModelsThatRead } from './keep-models-that-read';
@@ -87,6 +89,8 @@ export async function prepareReason(
 ): Promise<PreparedReason> {
   const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
+  checkMediaPolicy(request);
+  const mediaTokens = await measureMedia(request);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
   const override = request.rendering?.mode;
@@ -95,7 +99,7 @@ export async function prepareReason(
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
-      needs: atLeast(deriveNeeds(request, messages), options.privacy),
+      needs: atLeast(deriveNeeds(request, messages, mediaTokens), options.privacy),
       catalog: deps.catalog,
       notConfigured: deps.notConfigured,
       health: deps.health,
@@ -142,7 +146,7 @@ export async function prepareReason(
     }
     throw new ApiError(
       'policy.no_eligible_model',
-      'No model in the catalog satisfies this request’s policy.',
+      `No model in the catalog satisfies this request’s policy.${pinnedWhy(policy, plan)}`,
       {
         details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
       },
@@ -179,6 +183,15 @@ export async function prepareReason(
     settings: settingsOf(request),
   };
   return { request, receiptId, prompt, plan, budget, modelRequest, admission };
+}
+
+/** Why the pinned model, the only one allowed, was excluded: the refusal names it. */
+function pinnedWhy(policy: ReasonRequest['modelPolicy'] & object, plan: Plan): string {
+  const pinned = policy.pinned;
+  if (pinned === undefined || policy.allowFallback !== false) return '';
+  const own = plan.excluded.find((e) => e.provider === pinned.provider && e.model === pinned.model);
+  if (own === undefined) return '';
+  return ` The pinned model ${pinned.provider}/${pinned.model} is excluded (${own.reason}): ${own.detail}.`;
 }
 
 /** The caller's generation settings in the model interface's names; absent ones stay absent. */

@@ -5,6 +5,7 @@ import { iJsonError } from '../receipts/i-json-error';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
+import { checkTextBytes } from './check-text-bytes';
 import type { HeldClaim } from './held-claim';
 import { type ClaimDeps, claimReceiptId } from './idempotency';
 import { type InstructionSource, lintInstructionSources } from './lint-instruction-sources';
@@ -29,6 +30,8 @@ export interface ServeDeps {
   writeUsage: (record: UsageRecord) => Promise<void> | undefined;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
   background: (work: () => Promise<unknown> | undefined) => void;
+  /** The body's size and the limit on what in it is not media (reason/check-text-bytes). */
+  body?: { bytes?: number; limit: number };
 }
 
 /** How a door other than POST /v1/reason serves its derived requests: the pipeline's options, its route. */
@@ -117,6 +120,7 @@ export async function serveAnswer(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedAnswer> {
+  if (deps.body) checkTextBytes(request, deps.body);
   const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) return { response: replay, replayed: true };
   const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
@@ -143,6 +147,7 @@ export async function serveEvents(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedEvents> {
+  if (deps.body) checkTextBytes(request, deps.body);
   const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) {
     const { receiptId } = replay;

@@ -4,6 +4,7 @@ import { committedNames, itemName, RECEIPT_TYP_V2, TENANT_FIELD } from '../contr
 import type { FieldValues } from './commitments';
 import { findIJsonProblems, type IJsonProblem } from './i-json';
 import type { JsonValue } from './jcs';
+import { withMediaDigests } from './media-digest';
 
 // The values a receipt commits to (README "For auditors"), from the request as sent and the response
 // as answered: the v1 fields (an absent field commits to null) and, in v2, the tenant and every
@@ -49,7 +50,28 @@ function asSent(value: unknown): JsonValue {
   return (value ?? null) as JsonValue;
 }
 
+/**
+ * The request as committed: each media part of a context item or a user turn by the SHA-256 of its
+ * bytes (receipts/media-digest.ts). A request without media is returned as it is.
+ */
+export function committedRequest<R extends RequestFields>(request: R): R {
+  const hasMedia =
+    request.context?.some((item) => item.media !== undefined) === true ||
+    request.conversation?.some((turn) => turn.role === 'user' && turn.media !== undefined) === true;
+  if (!hasMedia) return request;
+  return {
+    ...request,
+    context: request.context?.map((item) => withMediaDigests(item)),
+    conversation: request.conversation?.map((turn) => (turn.role === 'user' ? withMediaDigests(turn) : turn)),
+  } as R;
+}
+
 export function requestFieldValues(request: RequestFields): FieldValues {
+  return committedFieldValues(committedRequest(request));
+}
+
+/** The request's field values, its media already by digest. */
+function committedFieldValues(request: RequestFields): FieldValues {
   const values: FieldValues = {};
   for (const [field, key] of Object.entries(REQUEST_FIELDS) as [
     keyof typeof REQUEST_FIELDS,
@@ -90,11 +112,16 @@ export function receiptFieldValues(request: RequestFields, response: ResponseFie
 
 /** Every v2 name and its value, the names in report order. */
 export function receiptValuesV2(
-  request: RequestFields,
+  given: RequestFields,
   response: ResponseFields,
   tenant: string,
 ): { names: string[]; values: FieldValues } {
-  const values: FieldValues = { ...receiptFieldValues(request, response), [TENANT_FIELD]: tenant };
+  const request = committedRequest(given);
+  const values: FieldValues = {
+    ...committedFieldValues(request),
+    ...responseFieldValues(response),
+    [TENANT_FIELD]: tenant,
+  };
   const context = request.context ?? [];
   const conversation = request.conversation ?? [];
   context.forEach((item, i) => {

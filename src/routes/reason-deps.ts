@@ -15,6 +15,7 @@ import type { HeldClaim } from '../reason/held-claim';
 import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
+import { countSetting } from '../settings';
 import { countedD1, countedStub } from '../storage/round-trips';
 import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
@@ -111,5 +112,6 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
     pipeline: (claim) => reasonContextOf(c, startedAt, claim),
     writeUsage: (record) => writeUsage(c.env.DB, record),
     background: (work) => runInBackground(c, work),
+    body: { bytes: c.get('bodyBytes'), limit: countSetting(c.env, 'MAX_BODY_BYTES') },
   };
 }

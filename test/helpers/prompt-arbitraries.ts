@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { type MediaPart, mediaTypes } from '../../src/contracts/media-part';
 import type {
   ContextItem,
   ConversationTurn,
@@ -87,6 +88,32 @@ const content: fc.Arbitrary<ContextItem['content']> = fc.oneof(
   fc.array(fc.oneof(text, fc.array(text, { maxLength: 2 }), fc.integer()), { maxLength: 3 }),
 );
 
+/** A media part of any type and source; its bytes are not an image, the renderer never reads them. */
+export const mediaPart: fc.Arbitrary<MediaPart> = fc
+  .record({
+    type: fc.constantFrom('image', 'audio', 'file'),
+    source: fc.oneof(
+      fc.base64String({ minLength: 4, maxLength: 24 }).map((data) => ({ kind: 'base64' as const, data })),
+      fc.webUrl({ validSchemes: ['https'] }).map((url) => ({ kind: 'url' as const, url })),
+      fc
+        .stringMatching(/^[A-Za-z0-9_-]{1,12}$/)
+        .map((fileId) => ({ kind: 'fileId' as const, fileId, provider: 'openai' })),
+    ),
+    filename: fc.option(fc.stringMatching(/^[A-Za-z0-9 ._-]{1,12}$/), { nil: undefined }),
+  })
+  .map(({ type, source, filename }) => ({
+    type,
+    mimeType: mediaTypes[type][0],
+    source,
+    ...(filename !== undefined && { filename }),
+  }));
+
+/** Media on about one item or user turn in four. */
+const media: fc.Arbitrary<MediaPart[] | undefined> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.array(mediaPart, { minLength: 1, maxLength: 2 }) },
+);
+
 const item: fc.Arbitrary<ContextItem> = fc
   .record(
     {
@@ -94,16 +121,28 @@ const item: fc.Arbitrary<ContextItem> = fc
       trust: fc.constantFrom('trusted', 'untrusted', undefined),
       privacy: fc.constantFrom('public', 'internal', 'confidential', 'restricted'),
       content,
+      media,
+      mediaOnly: fc.boolean(),
     },
-    { requiredKeys: ['trust', 'privacy', 'content'] },
+    { requiredKeys: ['trust', 'privacy', 'content', 'media', 'mediaOnly'] },
   )
   // A missing trust is not allowed by the contract but must still render as untrusted (invariant 11).
-  .map((value) => value as ContextItem);
+  // An item with media may have no content.
+  .map(({ media: parts, mediaOnly, content: said, ...rest }) => {
+    if (parts === undefined) return { ...rest, content: said } as ContextItem;
+    return (mediaOnly ? { ...rest, media: parts } : { ...rest, content: said, media: parts }) as ContextItem;
+  });
 
-const textTurn: fc.Arbitrary<ConversationTurn> = fc.record({
-  role: fc.constantFrom('user', 'assistant'),
-  content: text,
-});
+const textTurn: fc.Arbitrary<ConversationTurn> = fc.oneof(
+  fc.record({ role: fc.constant('assistant' as const), content: text }),
+  fc
+    .record({ content: text, media })
+    .map(({ content: said, media: parts }) =>
+      parts === undefined
+        ? { role: 'user' as const, content: said }
+        : { role: 'user' as const, content: said, media: parts },
+    ),
+);
 
 const toolName = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const args = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text, { maxLength: 2 })), {

@@ -10,7 +10,8 @@ import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
 import { escapeData } from '../../src/prompt/escape-data';
 import { findInvisible, removeInvisible } from '../../src/prompt/invisible-characters';
-import { normalizeContent } from '../../src/prompt/normalize-content';
+import { mediaBlockOf, mediaPlaceholder } from '../../src/prompt/media-blocks';
+import { normalizeContent, serializeContent } from '../../src/prompt/normalize-content';
 import { normalizeText } from '../../src/prompt/normalize-text';
 import { parseRegions } from '../../src/prompt/parse-regions';
 import { type RenderedPrompt, type RenderOptions, restateLimit } from '../../src/prompt/render-prompt';
@@ -40,11 +41,29 @@ const systemRoles = new Set(['system', 'developer']);
 const authorityKeys = new Set(['system', 'systemInstruction', 'system_instruction', 'instructions']);
 
 interface WireString {
+  /** A string; or, for an array of content parts, its text parts joined with U+FFFC for each other part. */
   text: string;
   /** In a system/developer channel or an assistant turn. */
   authority: boolean;
   /** In a system/developer channel: where not even the model's own earlier output may go. */
   system: boolean;
+  /** A content part that is not text (media, a tool call), in place of a string. */
+  part?: boolean;
+}
+
+/** A content part of text: `{type: 'text', text}` (OpenAI, Anthropic) or `{text}` (Gemini). */
+function isTextPart(value: unknown): value is { text: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.text === 'string' && (record.type === undefined || record.type === 'text');
+}
+
+/** An array of content parts: objects, at least one of them text. */
+function isPartList(value: unknown[]): boolean {
+  return (
+    value.some(isTextPart) &&
+    value.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))
+  );
 }
 
 /** Every string of a JSON value, marked when it sits in a system/developer channel or an assistant turn. */
@@ -55,7 +74,20 @@ export function wireStrings(
   system = authority,
 ): WireString[] {
   if (typeof value === 'string') out.push({ text: value, authority, system });
-  else if (Array.isArray(value)) for (const item of value) wireStrings(item, authority, out, system);
+  else if (Array.isArray(value) && isPartList(value)) {
+    // A message's parts read as one text, each other part as U+FFFC: a region may open in one text
+    // part and close in another, with media parts between (docs/trust.md).
+    out.push({
+      text: value.map((part) => (isTextPart(part) ? part.text : mediaPlaceholder)).join(''),
+      authority,
+      system,
+    });
+    for (const part of value) {
+      if (isTextPart(part)) continue;
+      out.push({ text: '', authority, system, part: true });
+      wireStrings(part, authority, out, system);
+    }
+  } else if (Array.isArray(value)) for (const item of value) wireStrings(item, authority, out, system);
   else if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
     const role = typeof record.role === 'string' ? record.role : '';
@@ -87,10 +119,15 @@ export function wireBodyOf(adapter: ModelAdapter, prompt: RenderedPrompt): unkno
 export function withSentinel(request: ReasonRequest, sentinel: string): ReasonRequest {
   const place = (item: ContextItem): ContextItem => {
     if (item.trust === 'trusted') return item;
+    if (item.media !== undefined) {
+      // An untrusted part's filename is the caller's data too: it may reach the wire, never a system part.
+      const media = item.media.map((part) => ({ ...part, filename: sentinel }));
+      item = { ...item, media };
+    }
     const content = item.content;
     if (typeof content === 'string') return { ...item, content: `${content} ${sentinel}` };
     if (Array.isArray(content)) return { ...item, content: [...content, sentinel] };
-    return { ...item, content: { ...content, sentinel } };
+    return { ...item, content: { ...(content ?? {}), sentinel } };
   };
   const placeInTurn = (turn: ConversationTurn): ConversationTurn => {
     if (turn.role === 'tool') {
@@ -127,6 +164,8 @@ interface ExpectedRegion {
   label?: string;
   text: string;
   truncated: boolean;
+  /** The MIME types of the item's media parts, which the region holds after its text. */
+  media?: string[];
 }
 
 function expectedRegions(c: RenderCase): Map<string, ExpectedRegion> {
@@ -134,7 +173,8 @@ function expectedRegions(c: RenderCase): Map<string, ExpectedRegion> {
   (c.request.context ?? []).forEach((item, index) => {
     const label = item.label === undefined ? undefined : normalizeText(item.label, markOf(c)).text;
     const trust = item.trust === 'trusted' ? 'trusted' : 'untrusted';
-    regions.set(`c${index + 1}`, { trust, label, ...expectedText(item, c) });
+    const media = item.media?.map((part) => part.mimeType);
+    regions.set(`c${index + 1}`, { trust, label, ...expectedText(item, c), ...(media && { media }) });
   });
   const names = new Map<string, string>();
   for (const turn of c.request.conversation ?? []) {
@@ -185,7 +225,10 @@ function expectedRoles(
   layout: RenderOptions['layout'],
 ): { roles: string[]; messageOfTurn: number[] } {
   const turns = request.conversation ?? [];
-  const untrusted = (request.context ?? []).some((item) => item.trust !== 'trusted');
+  // Untrusted regions, and trusted ones holding media, go in a user turn.
+  const untrusted = (request.context ?? []).some(
+    (item) => item.trust !== 'trusted' || item.media !== undefined,
+  );
   const dataTurn = layout === 'data-turn' && untrusted;
   const roles = ['system'];
   const messageOfTurn: number[] = [];
@@ -206,7 +249,7 @@ function expectedRemovals(c: RenderCase): number {
   // The task's label is rendered only where the request is restated and the instructions are not.
   let total = restatesTaskLabel(c.request, c.options.layout) ? count(c.request.task) : 0;
   for (const item of c.request.context ?? []) {
-    total += count(typeof item.content === 'string' ? item.content : JSON.stringify(item.content));
+    total += count(serializeContent(item.content));
     if (item.label !== undefined) total += count(item.label);
   }
   for (const turn of c.request.conversation ?? []) {
@@ -228,7 +271,8 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
   const expectedById = expectedRegions(c);
   const argumentSentinel = argumentSentinelOf(c.sentinel);
   const seen = new Map<string, number>();
-  for (const { text, authority, system } of wireStrings(wire)) {
+  for (const { text, authority, system, part } of wireStrings(wire)) {
+    if (part && system) fail(16, 'a media or tool part is in a system part');
     if (authority && text.includes(c.sentinel)) fail(1, 'the sentinel appears in an authority channel');
     if (system && text.includes(argumentSentinel)) fail(1, 'a tool-call argument appears in a system part');
     const { regions, errors } = parseRegions(text, nonce);
@@ -249,17 +293,26 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
       if (region.attributes.trust !== undefined && region.attributes.trust !== 'trusted')
         fail(11, `${id} renders trust=${region.attributes.trust}`);
       if (authority && trust === 'untrusted') fail(1, `untrusted ${id} is in an authority channel`);
-      if (!authority && trust === 'trusted') fail(2, `trusted ${id} is outside the system channel`);
-      if (/[<>]/.test(region.body)) fail(4, `${id} has a raw < or > in its body`);
-      if (mode !== 'json' && mode !== 'tags+base64' && badEntity.test(region.body)) {
+      // Trusted text is in the system channel; a region with media is in a user turn on every provider.
+      if (!authority && trust === 'trusted' && expected.media === undefined)
+        fail(2, `trusted ${id} is outside the system channel`);
+      if (authority && expected.media !== undefined) fail(16, `${id} holds media in an authority channel`);
+      if (region.attributes.media !== expected.media?.join(' '))
+        fail(16, `${id} lists media ${region.attributes.media} instead of ${expected.media?.join(' ')}`);
+      // A region with media: its text, a newline, and one U+FFFC per part (each a part of its own).
+      const tail = expected.media === undefined ? '' : `\n${mediaPlaceholder.repeat(expected.media.length)}`;
+      if (!region.body.endsWith(tail)) fail(16, `${id} does not hold its media parts after its text`);
+      const body = region.body.slice(0, region.body.length - tail.length);
+      if (/[<>]/.test(body)) fail(4, `${id} has a raw < or > in its body`);
+      if (mode !== 'json' && mode !== 'tags+base64' && badEntity.test(body)) {
         fail(14, `${id} has a broken entity`);
       }
-      if (mode === 'tags+datamark' && /\s/.test(region.body)) fail(6, `${id} has whitespace in its body`);
-      if (mode === 'tags+lines' && /[\n\v\f\r\u2028\u2029]/.test(region.body))
+      if (mode === 'tags+datamark' && /\s/.test(body)) fail(6, `${id} has whitespace in its body`);
+      if (mode === 'tags+lines' && /[\n\v\f\r\u2028\u2029]/.test(body))
         fail(6, `${id} has a line break in its body`);
       let decoded: string;
       try {
-        decoded = decodeRegionBody(region.body, mode, mark);
+        decoded = decodeRegionBody(body, mode, mark);
       } catch (error) {
         fail(mode === 'json' ? 4 : mode === 'tags+base64' ? 7 : 3, `${id} does not decode: ${String(error)}`);
         continue;
@@ -267,13 +320,13 @@ function checkWire(c: RenderCase, prompt: RenderedPrompt, wire: unknown, where: 
       if (decoded !== expected.text) fail(3, `${id} does not round-trip`);
       if (mode === 'tags+base64') {
         const bytes = new TextEncoder().encode(expected.text);
-        const binary = atob(region.body);
+        const binary = atob(body);
         if (binary.length !== bytes.length || [...bytes].some((b, i) => binary.charCodeAt(i) !== b)) {
           fail(7, `${id} base64 is not the UTF-8 bytes of the item`);
         }
       }
       if ((region.attributes.truncated === 'true') !== expected.truncated) fail(14, `${id} truncation flag`);
-      if (findInvisible(decoded) || findInvisible(region.body)) {
+      if (findInvisible(decoded) || findInvisible(body)) {
         fail(8, `${id} keeps an invisible or bidi character`);
       }
       if (authority && decoded.includes(c.sentinel))
@@ -314,6 +367,12 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
       const sent = calls.map((b) => ({ id: b.id, name: b.name, arguments: b.args }));
       if (JSON.stringify(sent) !== JSON.stringify(turn.toolCalls ?? [])) {
         failures.push({ invariant: 9, message: `the tool calls of turn ${index + 1} changed` });
+      }
+    }
+    if (turn.role === 'user') {
+      const sent = message?.content.filter((b) => b.type !== 'text') ?? [];
+      if (JSON.stringify(sent) !== JSON.stringify((turn.media ?? []).map(mediaBlockOf))) {
+        failures.push({ invariant: 9, message: `the media of user turn ${index + 1} changed` });
       }
     }
     if (turn.role === 'tool' && message?.call_id !== turn.toolCallId) {

@@ -8,7 +8,7 @@ import { repairRequest } from '../../src/reason/check-output';
 import { renderCase } from '../helpers/prompt-arbitraries';
 import { checkRendering, checkRepair, type RenderCase, withSentinel } from '../helpers/prompt-invariants';
 
-// trust.md invariants 1–4, 6–11, 14 and 15 (the repair request) as properties over every adapter in the registry's wire body.
+// trust.md invariants 1–4, 6–11, 14, 15 (the repair request) and 16 (media) (the repair request) as properties over every adapter in the registry's wire body.
 // Invariants 5, 12 and 13 need no wire body and have their own files.
 
 const registered = Object.values(adapters).filter((a): a is ModelAdapter => a !== undefined);
@@ -48,6 +48,7 @@ const invariants: Array<[number, string]> = [
   [10, 'renders the same request and nonce to byte-identical wire bodies'],
   [11, 'renders an item with missing trust as untrusted'],
   [14, 'truncates without splitting an entity or dropping a close marker, and still round-trips'],
+  [16, 'puts every media part inside its item’s region in a user turn, never in a system part'],
 ];
 
 describe('prompt invariants (trust.md), on every registered adapter', () => {

@@ -166,5 +166,6 @@ export function oldRenderPrompt(request: ReasonRequest, options: RenderOptions):
     layout: 'system',
     warnings: tallyWarnings(tally),
     tainted: untrusted.length + toolResults > 0,
+    untrustedMedia: [],
   };
 }

@@ -1,0 +1,36 @@
+import { imageSize } from 'image-size';
+import type { MediaPart } from '../contracts/media-part';
+import type { ReasonRequest } from '../contracts/reason-request';
+import { base64Bytes } from '../encoding/base64';
+import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
+import { audioSeconds } from './audio-seconds';
+import { countPdfPages } from './count-pdf-pages';
+
+/** A part's input tokens at the most any provider charges: from its bytes, or assumed for a URL or file id. */
+export async function mediaPartTokens(part: MediaPart): Promise<number> {
+  const bytes = part.source.kind === 'base64' ? base64Bytes(part.source.data) : undefined;
+  if (part.type === 'image') {
+    if (bytes === undefined) return imageTokens();
+    try {
+      const { width, height } = imageSize(bytes);
+      return imageTokens(width, height);
+    } catch {
+      return imageTokens();
+    }
+  }
+  if (part.type === 'audio') {
+    return audioTokens(bytes === undefined ? undefined : audioSeconds(bytes, part.mimeType));
+  }
+  return pdfTokens(bytes === undefined ? undefined : await countPdfPages(bytes));
+}
+
+/** Every media part of the request (context items' and user turns'), as the planner's token estimate. */
+export async function measureMedia(request: ReasonRequest): Promise<number> {
+  const parts = [
+    ...(request.context ?? []).flatMap((item) => item.media ?? []),
+    ...(request.conversation ?? []).flatMap((turn) => (turn.role === 'user' ? (turn.media ?? []) : [])),
+  ];
+  let tokens = 0;
+  for (const part of parts) tokens += await mediaPartTokens(part);
+  return tokens;
+}

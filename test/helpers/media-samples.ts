@@ -1,0 +1,94 @@
+// Small real media files for tests, made here so no binary is committed: a PNG of a chosen size
+// (a valid signature and IHDR chunk with its CRC, then one IDAT and IEND), a PDF with a page tree of
+// `pages` pages, and a WAV of silence of a chosen length.
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+export function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** A PNG whose header says `width` × `height` (its pixel data is a stub: size readers read the header). */
+export function pngOf(width: number, height: number): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
+
+/** A PDF of `pages` empty pages, written out uncompressed, with `text` on the first. */
+export function pdfOf(pages: number, text = 'Invoice 42: total 100 EUR'): Uint8Array {
+  const kids = Array.from({ length: pages }, (_, i) => `${4 + i} 0 R`).join(' ');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+    `<< /Length ${text.length + 20} >>\nstream\nBT (${text}) Tj ET\nendstream`,
+    ...Array.from({ length: pages }, (_, i) =>
+      i === 0
+        ? '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R >>'
+        : '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+    ),
+  ];
+  const body = objects.map((object, i) => `${i + 1} 0 obj\n${object}\nendobj\n`).join('');
+  return new TextEncoder().encode(`%PDF-1.4\n${body}trailer\n<< /Root 1 0 R >>\n%%EOF\n`);
+}
+
+/** A 16-bit mono WAV of `seconds` of silence at 8 kHz. */
+export function wavOf(seconds: number): Uint8Array {
+  const rate = 8000;
+  const data = Math.round(seconds * rate) * 2;
+  const out = new Uint8Array(44 + data);
+  const view = new DataView(out.buffer);
+  const text = (at: number, s: string) => out.set(new TextEncoder().encode(s), at);
+  text(0, 'RIFF');
+  view.setUint32(4, 36 + data, true);
+  text(8, 'WAVE');
+  text(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  text(36, 'data');
+  view.setUint32(40, data, true);
+  return out;
+}
