@@ -93,14 +93,21 @@ const cases: Case[] = [
     reason: 'modality_unsupported',
     says: 'does not read a modality the request’s media carry',
     model: { inputModalities: ['text', 'image'] },
-    needs: { media: { modalities: ['image', 'pdf'], sources: [{ modality: 'pdf', kind: 'base64' }] } },
+    needs: {
+      media: {
+        modalities: ['image', 'pdf'],
+        sources: [{ modality: 'pdf', kind: 'base64', mimeType: 'application/pdf' }],
+      },
+    },
     detail: /^does not read pdf \(it reads text, image\)$/,
   },
   {
     reason: 'modality_unsupported',
     says: 'cannot take a part from its source',
     model: { inputModalities: ['text', 'image'] },
-    needs: { media: { modalities: ['image'], sources: [{ modality: 'image', kind: 'url' }] } },
+    needs: {
+      media: { modalities: ['image'], sources: [{ modality: 'image', kind: 'url', mimeType: 'image/png' }] },
+    },
     detail: /^its provider takes no image from a URL$/,
   },
   {
@@ -108,9 +115,25 @@ const cases: Case[] = [
     says: 'is not the provider whose store holds a file id',
     model: { inputModalities: ['text', 'image'] },
     needs: {
-      media: { modalities: ['image'], sources: [{ modality: 'image', kind: 'fileId', provider: 'openai' }] },
+      media: {
+        modalities: ['image'],
+        sources: [{ modality: 'image', kind: 'fileId', mimeType: 'image/png', provider: 'openai' }],
+      },
     },
     detail: /^the image file id belongs to provider openai$/,
+  },
+  {
+    reason: 'modality_unsupported',
+    says: 'belongs to a provider that does not take the part’s MIME type',
+    model: { inputModalities: ['text', 'image'] },
+    catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'gemini' }] }),
+    needs: {
+      media: {
+        modalities: ['image'],
+        sources: [{ modality: 'image', kind: 'base64', mimeType: 'image/gif' }],
+      },
+    },
+    detail: /^its provider takes no image\/gif$/,
   },
   {
     reason: 'not_configured',
