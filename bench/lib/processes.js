@@ -150,6 +150,32 @@ export function descendantsNamed(pid, name) {
     .map((p) => p.pid);
 }
 
+/**
+ * A process and all its descendants, parent first: every process whose CPU is a multi-process server's
+ * (LiteLLM's uvicorn supervisor and its workers).
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function processTree(pid) {
+  return peakMemory(pid).map((p) => p.pid);
+}
+
+/**
+ * Kills the processes of `pids` that are still running, by their own pids: what is left of a server
+ * whose supervisor was stopped before its workers (a SIGKILLed parent leaves them running).
+ * @param {number[]} pids
+ */
+export function killLeft(pids) {
+  for (const pid of pids) {
+    if (statusOf(pid) === '') continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 // Clock ticks per second of /proc/<pid>/stat's utime and stime: USER_HZ, 100 on Linux.
 const TICKS_PER_SECOND = 100;
 
