@@ -1,7 +1,7 @@
 // The latency chart: one line per server, latency (ms, log scale) against percentile, drawn as plain
 // SVG text so that the README can show it without any plotting dependency.
 
-const palette = ['#6b7280', '#2563eb', '#dc2626', '#059669', '#d97706'];
+const palette = ['#6b7280', '#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2'];
 
 /** @param {string} text */
 const escapeXml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
