@@ -84,8 +84,11 @@ export function installLitellm(root, version) {
     { encoding: 'utf8', timeout: 900_000 },
   );
   if (install.status !== 0 || !existsSync(litellm)) {
+    // pip's last ERROR line says why (no such version, no network, a build that failed); else its tail.
+    const stderr = install.stderr ?? '';
+    const error = stderr.split('\n').findLast((line) => line.startsWith('ERROR:'));
     throw new Error(
-      `pip install ${litellmPackage}==${version} failed (${install.status ?? install.signal ?? install.error?.message}): ${(install.stderr ?? '').slice(-1500)}`,
+      `pip install ${litellmPackage}==${version} failed (${install.status ?? install.signal ?? install.error?.message}): ${(error ?? stderr).slice(-1500)}`,
     );
   }
   writeFileSync(marker, `${litellmPackage}==${version}\n`);
