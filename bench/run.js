@@ -214,6 +214,10 @@ async function main() {
   };
   serverPids.capped = serverPids.valve ?? [];
   serverPids.door = serverPids.valve ?? [];
+  // LiteLLM's CPU is read from its tree's root each time, so that a worker replaced midway still counts.
+  /** @param {string} name */
+  const cpuNow = (name) =>
+    name === 'litellm' && litellm ? litellm.cpuSeconds() : cpuSecondsOf(serverPids[name] ?? []);
 
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const fixed = {};
@@ -238,7 +242,7 @@ async function main() {
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
       const target = /** @type {import('./lib/load.js').Target} */ (targets[name]);
       const pids = serverPids[name] ?? [];
-      const cpuBefore = cpuSecondsOf(pids);
+      const cpuBefore = cpuNow(name);
       const writtenBefore = writeBytesOf(pids);
       const durationS = plan.maxS / plan.maxRounds;
       // The sampler's Node starts in about 0.1 s; it stops before the load does, so no idle tail counts.
@@ -247,7 +251,7 @@ async function main() {
       const result = wrk
         ? runWrk(target, { connections, durationS })
         : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
-      const cpuS = pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN;
+      const cpuS = pids.length > 0 ? cpuNow(name) - cpuBefore : Number.NaN;
       const written = pids.length > 0 ? writeBytesOf(pids) - writtenBefore : Number.NaN;
       rounds[name]?.push({ result, cpuS, written, states: sampling ? await sampling : null });
     }

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './peer.js';
-import { cpuSecondsOf, killLeft, processTree, startServer } from './processes.js';
+import { killLeft, processTree, startServer, treeCpuSeconds } from './processes.js';
 
 export const litellmPackage = 'litellm[proxy]';
 /** Pinned: the version this bench was written and measured against (PyPI). */
@@ -135,16 +135,16 @@ general_settings:
 async function settle(pid, timeoutMs, windowMs = 1000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const pids = processTree(pid);
-    const before = cpuSecondsOf(pids);
+    const before = treeCpuSeconds(pid);
     await new Promise((resolve) => setTimeout(resolve, windowMs));
-    if (cpuSecondsOf(pids) - before < windowMs / 10_000) return;
+    if (treeCpuSeconds(pid) - before < windowMs / 10_000) return;
   }
 }
 
 /**
  * Starts the proxy on 127.0.0.1 with `workers` uvicorn workers, on a config pointing at `upstreamUrl`.
- * `pids()` is the whole process tree (supervisor and workers), whose CPU is the proxy's.
+ * `pids()` is the whole process tree (supervisor and workers); `cpuSeconds()` is its CPU so far, the
+ * proxy's, a worker that exited included.
  * @param {{ litellm: string }} install
  * @param {{ upstreamUrl: string, workers: number }} o
  */
@@ -206,5 +206,5 @@ export async function startLitellm(install, o) {
     killLeft(tree);
     rmSync(dir, { recursive: true, force: true });
   };
-  return { ...server, stop, url, key, pids: () => processTree(pid) };
+  return { ...server, stop, url, key, pids: () => processTree(pid), cpuSeconds: () => treeCpuSeconds(pid) };
 }

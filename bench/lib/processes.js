@@ -207,6 +207,24 @@ export function statFields(path) {
 }
 
 /**
+ * The CPU seconds of a process tree: every live process's own, and what each has collected from
+ * children it waited for (`cutime` and `cstime`), so that a worker that exits or is replaced between
+ * two readings still counts. Read before and after a run, the difference is the whole server's.
+ * @param {number} pid the tree's root
+ * @returns {number} NaN when the root cannot be read
+ */
+export function treeCpuSeconds(pid) {
+  if (statFields(`/proc/${pid}/stat`) === null) return Number.NaN;
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    const fields = statFields(`/proc/${member}/stat`);
+    if (fields === null) continue; // gone since the tree was read; its parent has collected it
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/**
  * The CPU seconds of several processes together (a server and its children); NaN when one of them
  * cannot be read.
  * @param {number[]} pids

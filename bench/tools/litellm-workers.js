@@ -12,7 +12,6 @@ import { startUpstream } from '../lib/bench-servers.js';
 import { installLitellm, litellmFeaturesOff, litellmVersion, startLitellm } from '../lib/litellm.js';
 import { sumRounds } from '../lib/load.js';
 import { describeMachine, loadNow } from '../lib/machine.js';
-import { cpuSecondsOf } from '../lib/processes.js';
 import { ensureWrk, runWrk } from '../lib/wrk.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -57,10 +56,10 @@ try {
   for (const p of proxies) runWrk(target(p.proxy), { connections: 16, durationS: 2 }); // warm-up
   for (let round = 0; round < rounds; round++) {
     for (const p of round % 2 === 0 ? proxies : [...proxies].reverse()) {
-      const before = proxies.map((q) => cpuSecondsOf(q.pids));
+      const before = proxies.map((q) => q.proxy.cpuSeconds());
       const result = runWrk(target(p.proxy), { connections: 16, durationS: seconds });
       proxies.forEach((q, i) => {
-        const cpuS = cpuSecondsOf(q.pids) - Number(before[i]);
+        const cpuS = q.proxy.cpuSeconds() - Number(before[i]);
         if (q === p) q.runs.push({ result, cpuS });
         else {
           q.idleCpuS += cpuS;
