@@ -230,12 +230,31 @@ describe('malformed requests to POST /v1/reason', () => {
 
   it('answers status codes by kind: 413 too large, 415 not JSON, 400 malformed', async () => {
     const headers = { Authorization: `Bearer ${key}` };
+    // A route that takes media reads up to MAX_MEDIA_BODY_BYTES (18 MiB); every other one 1 MiB.
     const big = await call('/v1/reason', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: 'x'.repeat(18_874_369),
+    });
+    expect(big.status).toBe(413);
+    const bigElsewhere = await call('/v1/receipts/verify', {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: 'x'.repeat(1_048_577),
     });
-    expect(big.status).toBe(413);
+    expect(bigElsewhere.status).toBe(413);
+    // Text alone over 1 MiB on the media route, with no media at all: still 413, once parsed.
+    const words = {
+      task: 't',
+      instructions: 'i',
+      context: [{ trust: 'untrusted', privacy: 'internal', content: 'x'.repeat(1_048_577) }],
+    };
+    const bigText = await call('/v1/reason', {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(words),
+    });
+    expect(bigText.status).toBe(413);
     const text = await call('/v1/reason', {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'text/plain' },
