@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputModalities } from './media-part';
 import { messageLevelSchema } from './reason-request';
 
 // GET /v1/models: a discovery document (schema version, protocol version, schema
@@ -21,7 +22,7 @@ export const discoveryModelSchema = z.strictObject({
     reasoning: supportLevelSchema,
     multimodalInput: supportLevelSchema,
     structuredOutput: supportLevelSchema,
-    inputModalities: z.array(z.enum(['text', 'image'])),
+    inputModalities: z.array(z.enum(inputModalities)),
     outputModalities: z.array(z.enum(['text'])),
   }),
   regions: z.array(z.string()),

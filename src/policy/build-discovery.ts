@@ -33,11 +33,11 @@ function capabilitiesOf(
     // Valve's simulator answers with one call at most; real providers may call several at once.
     parallelToolCalls: capabilities.tools && kind !== 'sim' ? 'full' : 'none',
     reasoning: level(capabilities.reasoning),
-    multimodalInput: level(capabilities.base64Data),
+    multimodalInput: level((entry.inputModalities ?? ['text']).length > 1),
     // Native structured output is full support; JSON through a forced tool call is partial.
     structuredOutput:
       capabilities.json === 'native' ? 'full' : capabilities.json === 'tool' ? 'partial' : 'none',
-    inputModalities: capabilities.base64Data ? ['text', 'image'] : ['text'],
+    inputModalities: entry.inputModalities ?? ['text'],
     outputModalities: ['text'],
   };
 }

@@ -3,7 +3,7 @@ import { privacyLevels } from '../contracts/reason-request';
 import type { ProviderKind } from '../model/provider-kind';
 import { minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
-import { acceptsSource } from './media-sources';
+import { acceptsMimeType, acceptsSource } from './media-sources';
 import type { CircuitState, Exclusion, ExclusionReason, MediaNeeds, Needs } from './plan-types';
 
 export interface EligibilityInput {
@@ -79,6 +79,8 @@ function mediaProblem(entry: CatalogModel, media: MediaNeeds, kind: ProviderKind
       return `the ${source.modality} file id belongs to provider ${source.provider}`;
     if (kind !== undefined && !acceptsSource(kind, source.modality, source.kind))
       return `its provider takes no ${source.modality} ${sourceWords[source.kind]}`;
+    if (kind !== undefined && !acceptsMimeType(kind, source.modality, source.mimeType))
+      return `its provider takes no ${source.mimeType}`;
   }
   return undefined;
 }

@@ -52,6 +52,7 @@ export interface MediaNeeds {
 export interface MediaSourceNeed {
   modality: MediaModality;
   kind: SourceKind;
+  mimeType: string;
   /** For a file id: the provider whose file store holds it. */
   provider?: string;
 }

@@ -53,6 +53,7 @@ function mediaNeedsOf(request: ReasonRequest): { media?: MediaNeeds } {
     const need: MediaSourceNeed = {
       modality: modalityOf(part.type),
       kind: part.source.kind,
+      mimeType: part.mimeType,
       ...(part.source.kind === 'fileId' && { provider: part.source.provider }),
     };
     sources.set(JSON.stringify(need), need);

@@ -8,9 +8,25 @@ const salt = 'A'.repeat(43);
 const call = { id: 'call_1', name: 'lookup', arguments: { order: 42 } };
 const callTurn = { role: 'assistant', toolCalls: [call] };
 const resultTurn = { role: 'tool', toolCallId: 'call_1', content: 'shipped' };
+const png = { type: 'image', mimeType: 'image/png', source: { kind: 'base64', data: 'iVBORw0KGgo=' } };
+const pdfById = {
+  type: 'file',
+  mimeType: 'application/pdf',
+  source: { kind: 'fileId', fileId: 'file-abc', provider: 'openai' },
+};
+const byUrl = {
+  type: 'image',
+  mimeType: 'image/jpeg',
+  source: { kind: 'url', url: 'https://example.com/a.jpg' },
+};
 
 export const validSamples: unknown[] = [
   base,
+  { ...base, context: [{ ...item, media: [png] }] },
+  { ...base, context: [{ trust: 'trusted', privacy: 'public', media: [png, pdfById, byUrl] }] },
+  { ...base, context: [{ ...item, media: [{ ...pdfById, filename: 'invoice.pdf' }] }] },
+  { ...base, conversation: [{ role: 'user', content: 'what is this?', media: [png] }] },
+  { ...base, mediaPolicy: { allowUntrusted: false, allowUrls: true } },
   { ...base, instructions: '' },
   { ...base, context: [] },
   { ...base, context: [item] },
@@ -86,6 +102,28 @@ export const validSamples: unknown[] = [
 ];
 
 export const invalidSamples: unknown[] = [
+  { ...base, context: [{ trust: 'untrusted', privacy: 'internal' }] },
+  { ...base, context: [{ ...item, media: [] }] },
+  { ...base, context: [{ ...item, media: [{ ...png, mimeType: 'image/bmp' }] }] },
+  { ...base, context: [{ ...item, media: [{ ...png, type: 'video' }] }] },
+  {
+    ...base,
+    context: [
+      { ...item, media: [{ ...png, source: { kind: 'base64', data: 'data:image/png;base64,AAAA' } }] },
+    ],
+  },
+  {
+    ...base,
+    context: [{ ...item, media: [{ ...byUrl, source: { kind: 'url', url: 'http://example.com/a.jpg' } }] }],
+  },
+  {
+    ...base,
+    context: [{ ...item, media: [{ ...pdfById, source: { kind: 'fileId', fileId: 'file-abc' } }] }],
+  },
+  { ...base, context: [{ ...item, media: [{ ...png, extra: 1 }] }] },
+  { ...base, context: [{ ...item, media: [{ ...png, filename: 'a"b' }] }] },
+  { ...base, conversation: [{ role: 'assistant', content: 'look', media: [png] }] },
+  { ...base, mediaPolicy: { allowUrls: 'yes' } },
   {},
   { task: 'summarize' },
   { instructions: 'x' },

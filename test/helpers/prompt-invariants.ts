@@ -1,3 +1,4 @@
+import { modalityOf } from '../../src/contracts/media-part';
 import type {
   ContextItem,
   ConversationTurn,
@@ -6,6 +7,8 @@ import type {
 } from '../../src/contracts/reason-request';
 import type { Message } from '../../src/model/message';
 import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
+import { providerKinds } from '../../src/model/provider-kind';
+import { acceptsMimeType, acceptsSource } from '../../src/policy/media-sources';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
 import { escapeData } from '../../src/prompt/escape-data';
@@ -385,6 +388,28 @@ function checkMessages(c: RenderCase, prompt: RenderedPrompt): Failure[] {
   return failures;
 }
 
+const sourceKinds = { base64: 'base64', url: 'url', file_id: 'fileId' } as const;
+
+/**
+ * Whether planning could send the prompt to this adapter: every media block of a modality, source and
+ * MIME type its provider kind takes (policy/media-sources). The others are never planned onto it, and
+ * the adapter refuses them before sending; the invariants are checked where a prompt can go.
+ */
+export function adapterTakes(adapter: ModelAdapter, prompt: { messages: Message[] }): boolean {
+  const kind = providerKinds.find((k) => k === adapter.kind);
+  if (kind === undefined) return true;
+  return prompt.messages.every((message) =>
+    message.content.every((block) => {
+      if (block.type !== 'image' && block.type !== 'audio' && block.type !== 'file') return true;
+      const modality = modalityOf(block.type);
+      return (
+        acceptsSource(kind, modality, sourceKinds[block.source.kind]) &&
+        acceptsMimeType(kind, modality, block.mime_type)
+      );
+    }),
+  );
+}
+
 /**
  * Renders the case twice with `render` and checks every invariant on the neutral messages and on the
  * wire body of every adapter. An adapter without `toWireBody` is itself a failure.
@@ -405,6 +430,7 @@ export function checkRendering(
       failures.push({ invariant: 0, message: `adapter ${adapter.kind} does not expose toWireBody` });
       continue;
     }
+    if (!adapterTakes(adapter, prompt)) continue;
     const wire = wireBodyOf(adapter, prompt);
     if (JSON.stringify(wire) !== JSON.stringify(wireBodyOf(adapter, again))) {
       failures.push({ invariant: 10, message: `${adapter.kind}: wire bodies differ` });
@@ -442,7 +468,7 @@ export function checkRepair(
   const mark = datamarkChar(c.options.nonce);
   const expectedAnswer = normalizeText(answer, c.options.mode === 'tags+datamark' ? mark : undefined).text;
   for (const adapter of adapters) {
-    if (!adapter.toWireBody) continue;
+    if (!adapter.toWireBody || !adapterTakes(adapter, repaired)) continue;
     const wire = JSON.parse(JSON.stringify(adapter.toWireBody(repaired, testCallOptions)));
     const fail = (message: string) =>
       failures.push({ invariant: 15, message: `${adapter.kind}: ${message}` });

@@ -90,6 +90,52 @@ const cases: Case[] = [
     detail: /circuit is open/,
   },
   {
+    reason: 'modality_unsupported',
+    says: 'does not read a modality the request’s media carry',
+    model: { inputModalities: ['text', 'image'] },
+    needs: {
+      media: {
+        modalities: ['image', 'pdf'],
+        sources: [{ modality: 'pdf', kind: 'base64', mimeType: 'application/pdf' }],
+      },
+    },
+    detail: /^does not read pdf \(it reads text, image\)$/,
+  },
+  {
+    reason: 'modality_unsupported',
+    says: 'cannot take a part from its source',
+    model: { inputModalities: ['text', 'image'] },
+    needs: {
+      media: { modalities: ['image'], sources: [{ modality: 'image', kind: 'url', mimeType: 'image/png' }] },
+    },
+    detail: /^its provider takes no image from a URL$/,
+  },
+  {
+    reason: 'modality_unsupported',
+    says: 'is not the provider whose store holds a file id',
+    model: { inputModalities: ['text', 'image'] },
+    needs: {
+      media: {
+        modalities: ['image'],
+        sources: [{ modality: 'image', kind: 'fileId', mimeType: 'image/png', provider: 'openai' }],
+      },
+    },
+    detail: /^the image file id belongs to provider openai$/,
+  },
+  {
+    reason: 'modality_unsupported',
+    says: 'belongs to a provider that does not take the part’s MIME type',
+    model: { inputModalities: ['text', 'image'] },
+    catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'gemini' }] }),
+    needs: {
+      media: {
+        modalities: ['image'],
+        sources: [{ modality: 'image', kind: 'base64', mimeType: 'image/gif' }],
+      },
+    },
+    detail: /^its provider takes no image\/gif$/,
+  },
+  {
     reason: 'not_configured',
     says: 'belongs to a provider without its key',
     catalog: (c) => ({ ...c, providers: [{ id: 'sim', kind: 'sim', apiKeyEnv: 'PROVIDER_SIM_KEY' }] }),

@@ -121,6 +121,66 @@ describe('renderPrompt', () => {
     );
   });
 
+  it('puts an item’s media inside its region: a text part opens it, the media follow, a text part closes it', () => {
+    const image = {
+      type: 'image' as const,
+      mimeType: 'image/png',
+      source: { kind: 'base64' as const, data: 'iVBORw0KGgo=' },
+    };
+    const pdf = {
+      type: 'file' as const,
+      mimeType: 'application/pdf',
+      source: { kind: 'fileId' as const, fileId: 'file-1', provider: 'openai' },
+      filename: 'a.pdf',
+    };
+    const request = {
+      task: 'describe',
+      instructions: 'Say what they are.',
+      context: [
+        { label: 'logo', trust: 'trusted' as const, privacy: 'internal' as const, media: [image] },
+        {
+          label: 'scan',
+          trust: 'untrusted' as const,
+          privacy: 'public' as const,
+          content: 'a <b>scan</b>',
+          media: [pdf],
+        },
+      ],
+      conversation: [{ role: 'user' as const, content: 'And this?', media: [image] }],
+    };
+    const prompt = renderPrompt(request, { nonce, canary: 'feedfacecafebeef' });
+    const imageBlock = {
+      type: 'image',
+      source: { kind: 'base64', data: 'iVBORw0KGgo=' },
+      mime_type: 'image/png',
+    };
+    const pdfBlock = {
+      type: 'file',
+      source: { kind: 'file_id', file_id: 'file-1' },
+      mime_type: 'application/pdf',
+      filename: 'a.pdf',
+    };
+    expect(prompt.messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+    // The trusted item holds media, so it is not in the system channel: no provider takes media there.
+    expect(prompt.messages[0]?.content).toEqual([
+      { type: 'text', text: `Say what they are.\n\n${policyText('feedfacecafebeef', 'tags', '')}` },
+    ]);
+    expect(prompt.messages[1]?.content).toEqual([
+      { type: 'text', text: `<data-${nonce} id="c1" label="logo" trust="trusted" media="image/png">\n\n` },
+      imageBlock,
+      {
+        type: 'text',
+        text: `\n</data-${nonce}>\n\n<data-${nonce} id="c2" label="scan" media="application/pdf">\na &lt;b&gt;scan&lt;/b&gt;\n`,
+      },
+      pdfBlock,
+      { type: 'text', text: `\n</data-${nonce}>` },
+    ]);
+    expect(prompt.messages[2]?.content).toEqual([{ type: 'text', text: 'And this?' }, imageBlock]);
+    expect(prompt.untrustedMedia).toEqual(['c2']);
+    expect(prompt.warnings.map((w) => w.code)).toEqual(['prompt.untrusted_media']);
+    expect(prompt.tainted).toBe(true);
+  });
+
   it('in the data-turn layout, gives the regions a user turn of their own, Valve’s reply, then the request alone', () => {
     const request = {
       task: 'answer',

@@ -7,6 +7,7 @@ import { buildDisclosure } from '../../src/receipts/disclose';
 import { createKey, postJson, reason } from '../helpers/api';
 import { responseValidator, validates } from '../helpers/json-schemas';
 import { base64Of, pdfOf, pngOf, wavOf } from '../helpers/media-samples';
+import { deltaText, readStream } from '../helpers/read-stream';
 
 // Images, PDFs and audio as context through POST /v1/reason, on the default catalog's simulator:
 // `sim/fast` reads text only, `sim/balanced` images and PDFs, `sim/deep` audio too.
@@ -61,6 +62,21 @@ describe('media as context', () => {
       detail: 'does not read image or pdf (it reads text)',
     });
     expect(response.warnings.map((w) => w.code)).toContain('prompt.untrusted_media');
+  });
+
+  it('streams an answer to media: the same plan, the warning in the completed answer', async () => {
+    const { key } = await createKey('media-stream');
+    const res = await reason(
+      key,
+      { ...base, context: [screenshot([image, invoice])] },
+      { Accept: 'text/event-stream' },
+    );
+    expect(res.status).toBe(200);
+    const events = await readStream(res);
+    expect(deltaText(events)).toContain('1 image and 1 PDF');
+    const done = events.at(-1) as { type: string; response: ReasonResponse };
+    expect(done.type).toBe('response.completed');
+    expect(done.response.warnings.map((w) => w.code)).toContain('prompt.untrusted_media');
   });
 
   it('does not warn of untrusted media when the media are trusted', async () => {
@@ -168,7 +184,7 @@ describe('media refused', () => {
     const bad = async (part: unknown) => {
       const error = await errorOf(await reason(key, { ...base, context: [screenshot([part])] }), 400);
       expect(error.code).toBe('request.invalid');
-      return (error.details?.issues as Array<{ path: string; message: string }>)[0];
+      return ((error.details?.issues ?? []) as Array<{ path: string; message: string }>)[0];
     };
     expect(await bad({ ...image, mimeType: 'image/bmp' })).toMatchObject({
       path: '/context/0/media/0/mimeType',

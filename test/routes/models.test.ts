@@ -26,6 +26,19 @@ describe('GET /v1/models', () => {
     expect(byId['workers-ai']?.notConfiguredReason).toMatch(/AI binding/);
     expect(byId.anthropic?.models[0]?.capabilities.structuredOutput).toBe('partial');
     expect(byId.gemini?.models[0]?.priceUsdPerMTok).toEqual({ input: 0.3, output: 2.5 });
+    // What each model reads, as the catalog says: the planner routes media by the same list.
+    const reads = (provider: string) =>
+      byId[provider]?.models.map((m) => [
+        m.model,
+        m.capabilities.inputModalities,
+        m.capabilities.multimodalInput,
+      ]);
+    expect(reads('sim')).toEqual([
+      ['fast', ['text'], 'none'],
+      ['balanced', ['text', 'image', 'pdf'], 'full'],
+      ['deep', ['text', 'image', 'audio', 'pdf'], 'full'],
+    ]);
+    expect(reads('gemini')).toEqual([['gemini-2.5-flash', ['text', 'image', 'audio', 'pdf'], 'full']]);
   });
 
   it('needs a valid key', async () => {

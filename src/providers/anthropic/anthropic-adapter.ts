@@ -1,4 +1,5 @@
 import { httpAdapter } from '../shared/http-adapter';
+import { hasFileSource } from '../shared/media';
 import { notSent, sendRequest } from '../shared/send-request';
 import { withSupportedSettings } from '../shared/supported-settings';
 import { toAnthropicBody } from './convert-request';
@@ -9,6 +10,12 @@ import { anthropicStreamParts } from './stream-parts';
 const defaultBaseUrl = 'https://api.anthropic.com/v1';
 /** The API version header every Messages request carries (https://docs.anthropic.com/en/api/versioning). */
 export const anthropicVersion = '2023-06-01';
+/**
+ * The beta a Messages request needs to name a Files API id in an image or document source
+ * (https://platform.claude.com/docs/en/build-with-claude/files; anthropics/anthropic-sdk-python
+ * src/anthropic/resources/beta/files.py sends the same value). Sent only when a file source is present.
+ */
+export const filesApiBeta = 'files-api-2025-04-14';
 
 /** The Messages API, JSON and SSE. */
 export const anthropicAdapter = withSupportedSettings(
@@ -22,6 +29,7 @@ export const anthropicAdapter = withSupportedSettings(
         headers: {
           'x-api-key': options.apiKey,
           'anthropic-version': anthropicVersion,
+          ...(hasFileSource(request.messages) && { 'anthropic-beta': filesApiBeta }),
           ...(stream && { accept: 'text/event-stream' }),
         },
         body: toAnthropicBody(request, options, stream),

@@ -1,6 +1,8 @@
-import type { Message } from '../../model/message';
+import type { MediaBlock, MediaSource, Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { CallContext } from '../shared/fail';
+import { checkMediaPlacement, mediaSegments } from '../shared/media';
 import { jsonToolName, messageText, systemText, toolCallsOf } from '../shared/message-text';
 
 export const defaultMaxTokens = 4096;
@@ -11,7 +13,33 @@ interface WireMessage {
   content: WireBlock[];
 }
 
-function blocksOf(message: Message): WireBlock[] {
+/**
+ * An image or document block's `source`: bytes with their media type, a URL Anthropic fetches, or a
+ * Files API id (https://platform.claude.com/docs/en/build-with-claude/vision,
+ * .../pdf-support, .../files; anthropics/anthropic-sdk-python src/anthropic/types/base64_image_source_param.py,
+ * url_image_source_param.py, beta/beta_file_image_source_param.py and their PDF and document twins).
+ */
+function wireSource(source: MediaSource, mediaType: string): WireBlock {
+  if (source.kind === 'base64') return { type: 'base64', media_type: mediaType, data: source.data };
+  if (source.kind === 'url') return { type: 'url', url: source.url };
+  return { type: 'file', file_id: source.file_id };
+}
+
+/** An image as an `image` block, a PDF as a `document` block (Anthropic reads no audio). */
+function mediaBlock(block: MediaBlock): WireBlock {
+  return {
+    type: block.type === 'image' ? 'image' : 'document',
+    source: wireSource(block.source, block.mime_type),
+  };
+}
+
+function blocksOf(message: Message, context: CallContext): WireBlock[] {
+  const segments = mediaSegments(message, 'anthropic', context);
+  if (segments) {
+    return segments.map((segment) =>
+      segment.type === 'text' ? { type: 'text', text: segment.text } : mediaBlock(segment.media),
+    );
+  }
   const text = messageText(message);
   if (message.role === 'tool') {
     return [{ type: 'tool_result', tool_use_id: message.call_id ?? '', content: text }];
@@ -24,12 +52,12 @@ function blocksOf(message: Message): WireBlock[] {
 }
 
 /** Non-system turns, consecutive turns of one role merged (tool results travel in user turns). */
-function toWireMessages(messages: Message[]): WireMessage[] {
+function toWireMessages(messages: Message[], context: CallContext): WireMessage[] {
   const out: WireMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = blocksOf(message);
+    const blocks = blocksOf(message, context);
     const last = out[out.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
@@ -64,12 +92,14 @@ export function toAnthropicBody(
   stream: boolean,
 ): Record<string, unknown> {
   const settings = request.settings ?? {};
+  const context: CallContext = { provider: 'anthropic', model: options.model };
+  checkMediaPlacement(request.messages, context);
   const system = systemText(request.messages);
   const body: Record<string, unknown> = {
     model: options.model,
     max_tokens: settings.max_tokens ?? defaultMaxTokens,
     ...(system !== undefined && { system }),
-    messages: toWireMessages(request.messages),
+    messages: toWireMessages(request.messages, context),
   };
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.top_p !== undefined) body.top_p = settings.top_p;

@@ -1,5 +1,7 @@
-import type { Message } from '../../model/message';
+import type { MediaBlock, Message } from '../../model/message';
 import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { CallContext } from '../shared/fail';
+import { checkMediaPlacement, mediaSegments } from '../shared/media';
 import { messageText, systemText, toolCallsOf } from '../shared/message-text';
 
 interface WireContent {
@@ -7,7 +9,32 @@ interface WireContent {
   parts: Record<string, unknown>[];
 }
 
-function partsOf(message: Message, callNames: Map<string, string>): Record<string, unknown>[] {
+/** Gemini names MP3 `audio/mp3` (https://ai.google.dev/gemini-api/docs/audio, "Supported audio formats"). */
+const geminiMimeTypes: Record<string, string> = { 'audio/mpeg': 'audio/mp3' };
+
+/**
+ * A media block as a Part: bytes as `inlineData`, a Files API URI or an https URL Gemini fetches as
+ * `fileData` (https://ai.google.dev/api/caching#Part, Blob and FileData;
+ * https://ai.google.dev/gemini-api/docs/file-input-methods).
+ */
+function mediaPart(block: MediaBlock): Record<string, unknown> {
+  const mimeType = geminiMimeTypes[block.mime_type] ?? block.mime_type;
+  const { source } = block;
+  if (source.kind === 'base64') return { inlineData: { mimeType, data: source.data } };
+  return { fileData: { mimeType, fileUri: source.kind === 'url' ? source.url : source.file_id } };
+}
+
+function partsOf(
+  message: Message,
+  callNames: Map<string, string>,
+  context: CallContext,
+): Record<string, unknown>[] {
+  const segments = mediaSegments(message, 'gemini', context);
+  if (segments) {
+    return segments.map((segment) =>
+      segment.type === 'text' ? { text: segment.text } : mediaPart(segment.media),
+    );
+  }
   const text = messageText(message);
   if (message.role === 'tool') {
     const name = message.tool ?? callNames.get(message.call_id ?? '') ?? message.call_id ?? 'tool';
@@ -21,13 +48,13 @@ function partsOf(message: Message, callNames: Map<string, string>): Record<strin
   return parts;
 }
 
-function toContents(messages: Message[]): WireContent[] {
+function toContents(messages: Message[], context: CallContext): WireContent[] {
   const callNames = new Map<string, string>();
   const out: WireContent[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'model' : 'user';
-    const parts = partsOf(message, callNames);
+    const parts = partsOf(message, callNames, context);
     const last = out[out.length - 1];
     if (last && last.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
@@ -59,8 +86,10 @@ function toToolConfig(choice: ToolChoice): Record<string, unknown> {
  * and function-response turns carry everything else. JSON output uses `responseMimeType` and
  * `responseSchema`.
  */
-export function toGeminiBody(request: ModelRequest): Record<string, unknown> {
+export function toGeminiBody(request: ModelRequest, model: string): Record<string, unknown> {
   const settings = request.settings ?? {};
+  const context: CallContext = { provider: 'gemini', model };
+  checkMediaPlacement(request.messages, context);
   const system = systemText(request.messages);
   const generationConfig: Record<string, unknown> = {};
   if (settings.max_tokens !== undefined) generationConfig.maxOutputTokens = settings.max_tokens;
@@ -74,7 +103,7 @@ export function toGeminiBody(request: ModelRequest): Record<string, unknown> {
   }
   const body: Record<string, unknown> = {
     ...(system !== undefined && { systemInstruction: { parts: [{ text: system }] } }),
-    contents: toContents(request.messages),
+    contents: toContents(request.messages, context),
   };
   if (request.tools && request.tools.length > 0) {
     body.tools = [

@@ -20,14 +20,14 @@ export const geminiAdapter = withSupportedSettings(
         context,
         url: `${base}/models/${encodeURIComponent(options.model)}:${method}`,
         headers: { 'x-goog-api-key': options.apiKey, ...(stream && { accept: 'text/event-stream' }) },
-        body: toGeminiBody(request),
+        body: toGeminiBody(request, options.model),
         options,
         classify: classifyGeminiFailure,
       });
     },
     parse: parseGeminiResponse,
     streamParts: (events, _request, context) => geminiStreamParts(events, context),
-    toWireBody: (request) => toGeminiBody(request),
+    toWireBody: (request, options) => toGeminiBody(request, options.model),
   }),
   {
     // Gemini has no switch for parallel function calls.

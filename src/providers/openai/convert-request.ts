@@ -1,17 +1,69 @@
-import type { Message } from '../../model/message';
+import type { MediaBlock, Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { CallContext } from '../shared/fail';
+import {
+  type ContentSegment,
+  checkMediaPlacement,
+  dataUrl,
+  mediaSegments,
+  unsupportedMedia,
+} from '../shared/media';
 import { jsonToolName, messageText, toolCallsOf } from '../shared/message-text';
 
 type WireMessage = Record<string, unknown>;
 
-function toWireMessage(message: Message): WireMessage {
+/** The name a PDF is given when its part has none: Chat Completions wants one beside `file_data`. */
+export const defaultPdfName = 'document.pdf';
+
+const audioFormats: Record<string, string> = { 'audio/wav': 'wav', 'audio/mpeg': 'mp3' };
+
+/**
+ * A media block as a Chat Completions content part (openai/openai-python
+ * src/openai/types/chat/chat_completion_content_part_param.py and its image and input_audio parts;
+ * https://developers.openai.com/api/docs/guides/images-vision, .../guides/audio, .../guides/file-inputs).
+ * Which sources reach here is media-sources' table, checked in mediaSegments.
+ */
+function mediaPart(block: MediaBlock, context: CallContext): Record<string, unknown> {
+  const { source } = block;
+  if (block.type === 'image') {
+    if (source.kind === 'url') return { type: 'image_url', image_url: { url: source.url } };
+    if (source.kind === 'base64') {
+      return { type: 'image_url', image_url: { url: dataUrl(block.mime_type, source.data) } };
+    }
+  } else if (block.type === 'audio') {
+    const format = audioFormats[block.mime_type];
+    if (source.kind === 'base64' && format) {
+      return { type: 'input_audio', input_audio: { data: source.data, format } };
+    }
+  } else if (source.kind === 'file_id') {
+    return { type: 'file', file: { file_id: source.file_id } };
+  } else if (source.kind === 'base64') {
+    return {
+      type: 'file',
+      file: { filename: block.filename ?? defaultPdfName, file_data: dataUrl(block.mime_type, source.data) },
+    };
+  }
+  return unsupportedMedia(context, block);
+}
+
+function toWirePart(segment: ContentSegment, context: CallContext): Record<string, unknown> {
+  return segment.type === 'text' ? { type: 'text', text: segment.text } : mediaPart(segment.media, context);
+}
+
+function toWireMessage(message: Message, context: CallContext): WireMessage {
   const text = messageText(message);
   switch (message.role) {
     case 'system':
       return { role: 'system', content: text };
-    case 'user':
-      return { role: 'user', content: text };
+    case 'user': {
+      // A message with media is an array of parts in its order; one without stays a string.
+      const segments = mediaSegments(message, 'openai', context);
+      return {
+        role: 'user',
+        content: segments ? segments.map((segment) => toWirePart(segment, context)) : text,
+      };
+    }
     case 'tool':
       return { role: 'tool', tool_call_id: message.call_id ?? '', content: text };
     case 'assistant': {
@@ -46,9 +98,11 @@ export function toOpenAIBody(
   stream: boolean,
 ): Record<string, unknown> {
   const settings = request.settings ?? {};
+  const context: CallContext = { provider: 'openai', model: options.model };
+  checkMediaPlacement(request.messages, context);
   const body: Record<string, unknown> = {
     model: options.model,
-    messages: request.messages.map(toWireMessage),
+    messages: request.messages.map((message) => toWireMessage(message, context)),
   };
   if (settings.max_tokens !== undefined) {
     body[options.baseUrl === undefined ? 'max_completion_tokens' : 'max_tokens'] = settings.max_tokens;

@@ -1,13 +1,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { estimateTokens } from '../../model/estimate-tokens';
-import type { ContentBlock, Message } from '../../model/message';
+import type { ContentBlock, MediaBlock, Message } from '../../model/message';
 import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
 import type { ModelRequest, ToolSpec } from '../../model/model-request';
 import type { ModelResponse, StreamPart } from '../../model/model-response';
 import { repairHeading } from '../../model/repair-heading';
 import { abortableSleep } from '../abortable-sleep';
 import { modelFailure } from '../model-error';
+import { checkMediaPlacement, isMediaBlock, mediaSegments } from '../shared/media';
 import { sampleValue } from './sample-value';
 
 // The built-in simulator: deterministic, labelled as simulated, no network. It honours the output
@@ -47,6 +48,47 @@ function readScript(config: Record<string, unknown> | undefined): SimScript {
 
 function textOf(message: Message): string {
   return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+/**
+ * Refuses, before anything is simulated, what a provider would refuse: media outside a user message,
+ * or from a source the simulator does not read (it reads bytes only, src/policy/media-sources.ts).
+ */
+function checkMedia(request: ModelRequest, model: string): void {
+  const context = { provider: 'sim', model };
+  checkMediaPlacement(request.messages, context);
+  for (const message of request.messages) mediaSegments(message, 'sim', context);
+}
+
+function mediaOf(request: ModelRequest): MediaBlock[] {
+  return request.messages.flatMap((message) => message.content.filter(isMediaBlock));
+}
+
+/** What the media of a request add to its digest: each block's type, MIME type and bytes. */
+function mediaDigestInput(media: MediaBlock[]): string {
+  return media
+    .map((block) => {
+      const source = block.source;
+      const value =
+        source.kind === 'base64' ? source.data : source.kind === 'url' ? source.url : source.file_id;
+      return `\n[${block.type} ${block.mime_type} ${value}]`;
+    })
+    .join('');
+}
+
+const mediaNouns: Record<MediaBlock['type'], [string, string]> = {
+  image: ['image', 'images'],
+  audio: ['audio clip', 'audio clips'],
+  file: ['PDF', 'PDFs'],
+};
+
+/** " with 1 image and 2 PDFs" for a request with media, "" for one without (whose answer is unchanged). */
+function mediaPhrase(media: MediaBlock[]): string {
+  const counts = (['image', 'audio', 'file'] as const)
+    .map((type) => [type, media.filter((block) => block.type === type).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([type, count]) => `${count} ${mediaNouns[type][count === 1 ? 0 : 1]}`);
+  return counts.length === 0 ? '' : ` with ${counts.join(' and ')}`;
 }
 
 function chooseTool(request: ModelRequest, prompt: string): ToolSpec | undefined {
@@ -96,7 +138,11 @@ function hasRepairFeedback(request: ModelRequest): boolean {
 
 function answer(request: ModelRequest, model: string, script?: SimScript): ModelResponse {
   const prompt = request.messages.map(textOf).join('\n');
-  const digest = bytesToHex(sha256(utf8ToBytes(`${model}\n${prompt}`))).slice(0, 12);
+  const media = mediaOf(request);
+  const digest = bytesToHex(sha256(utf8ToBytes(`${model}\n${prompt}${mediaDigestInput(media)}`))).slice(
+    0,
+    12,
+  );
   const inputTokens = estimateTokens(prompt);
   const tool = chooseTool(request, prompt);
   let content: ContentBlock[];
@@ -116,7 +162,7 @@ function answer(request: ModelRequest, model: string, script?: SimScript): Model
       { type: 'json', value: invalid ? ['sim-invalid'] : sampleValue(request.output.schema, digest) },
     ];
   } else {
-    const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens. No model was called.`;
+    const text = `[simulated by sim/${model}] A deterministic answer (digest ${digest}) to a prompt of ${inputTokens} estimated tokens${mediaPhrase(media)}. No model was called.`;
     const cut = cutAtTokens(cutAtStop(text, request.settings?.stop), request.settings?.max_tokens);
     truncated = cut.truncated;
     content = [{ type: 'text', text: cut.text }];
@@ -173,14 +219,17 @@ async function prepare(options: CallOptions): Promise<SimScript> {
 export const simAdapter: ModelAdapter = {
   kind: 'sim',
   // The simulator is in-process: what it "sends" is the neutral request itself.
-  toWireBody(request) {
+  toWireBody(request, options) {
+    checkMedia(request, options.model);
     return structuredClone(request);
   },
   async generate(request, options) {
+    checkMedia(request, options.model);
     const script = await prepare(options);
     return answer(request, options.model, script);
   },
   async *stream(request, options): AsyncIterable<StreamPart> {
+    checkMedia(request, options.model);
     const script = await prepare(options);
     const response = answer(request, options.model, script);
     const messageId = `msg_${options.model}`;

@@ -1,8 +1,29 @@
-import type { Message } from '../../model/message';
+import type { MediaBlock, Message } from '../../model/message';
 import type { ModelRequest } from '../../model/model-request';
+import type { CallContext } from '../shared/fail';
+import { checkMediaPlacement, dataUrl, mediaSegments, unsupportedMedia } from '../shared/media';
 import { messageText, toolCallsOf } from '../shared/message-text';
 
-function toWireMessage(message: Message): Record<string, unknown> {
+/**
+ * An image as the `image_url` content part of a vision model's `messages` input, its url a data URI:
+ * "image uri with data (e.g. data:image/jpeg;base64,/9j/...). HTTP URL will not be accepted"
+ * (the input schema of https://developers.cloudflare.com/workers-ai/models/llama-4-scout-17b-16e-instruct/).
+ */
+function mediaPart(block: MediaBlock, context: CallContext): Record<string, unknown> {
+  if (block.type !== 'image' || block.source.kind !== 'base64') return unsupportedMedia(context, block);
+  return { type: 'image_url', image_url: { url: dataUrl(block.mime_type, block.source.data) } };
+}
+
+function toWireMessage(message: Message, context: CallContext): Record<string, unknown> {
+  const segments = mediaSegments(message, 'workers-ai', context);
+  if (segments) {
+    return {
+      role: message.role,
+      content: segments.map((segment) =>
+        segment.type === 'text' ? { type: 'text', text: segment.text } : mediaPart(segment.media, context),
+      ),
+    };
+  }
   const text = messageText(message);
   if (message.role === 'tool') {
     return {
@@ -29,11 +50,20 @@ function toWireMessage(message: Message): Record<string, unknown> {
 /**
  * The inputs of `env.AI.run` for a text-generation model
  * (https://developers.cloudflare.com/workers-ai/models/, "messages" input). Roles map one to one, so
- * trusted content stays in `system` messages; JSON output is `response_format: json_schema`.
+ * trusted content stays in `system` messages; JSON output is `response_format: json_schema`. A user
+ * message with images is an array of `text` and `image_url` parts, in its order, as vision models take it.
  */
-export function toWorkersAiInputs(request: ModelRequest, stream: boolean): Record<string, unknown> {
+export function toWorkersAiInputs(
+  request: ModelRequest,
+  model: string,
+  stream: boolean,
+): Record<string, unknown> {
   const settings = request.settings ?? {};
-  const inputs: Record<string, unknown> = { messages: request.messages.map(toWireMessage) };
+  const context: CallContext = { provider: 'workers-ai', model };
+  checkMediaPlacement(request.messages, context);
+  const inputs: Record<string, unknown> = {
+    messages: request.messages.map((message) => toWireMessage(message, context)),
+  };
   if (settings.max_tokens !== undefined) inputs.max_tokens = settings.max_tokens;
   if (settings.temperature !== undefined) inputs.temperature = settings.temperature;
   if (settings.top_p !== undefined) inputs.top_p = settings.top_p;

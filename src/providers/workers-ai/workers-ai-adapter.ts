@@ -21,12 +21,10 @@ function bindingOf(options: CallOptions, context: CallContext): WorkersAiBinding
 async function run(request: ModelRequest, options: CallOptions, stream: boolean): Promise<unknown> {
   const context = { provider: 'workers-ai', model: options.model };
   const ai = bindingOf(options, context);
+  // Built before the call, so that a refusal of the request (media it cannot carry) is not sent.
+  const inputs = toWorkersAiInputs(request, options.model, stream);
   try {
-    return await withinIdle(
-      ai.run(options.model, toWorkersAiInputs(request, stream)),
-      options.signal,
-      options.idleTimeoutMs,
-    );
+    return await withinIdle(ai.run(options.model, inputs), options.signal, options.idleTimeoutMs);
   } catch (error) {
     if (options.signal.aborted || (error instanceof Error && error.name === 'IdleTimeoutError')) {
       throw transportFailure(context, error, options.signal, 'sent');
@@ -56,8 +54,8 @@ export const workersAiAdapter: ModelAdapter = withSupportedSettings(
       const events = readSse(output as ReadableStream<Uint8Array>, options.signal, options.idleTimeoutMs);
       yield* guardStream(workersAiStreamParts(events, context), context, options);
     },
-    toWireBody(request) {
-      return toWorkersAiInputs(request, false);
+    toWireBody(request, options) {
+      return toWorkersAiInputs(request, options.model, false);
     },
   },
   {
