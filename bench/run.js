@@ -1,21 +1,27 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick]`: what Valve costs a caller, measured in one run beside calling the upstream
-// directly and beside a peer gateway on the same upstream, and every fast-path goal in one table.
+// directly, beside two peer gateways and beside the runtime's floor on the same upstream, and every
+// fast-path goal in one table.
 //
 //   1. a fake OpenAI-compatible upstream (bench/servers/upstream.js, its own process, fixed answers);
 //   2. Valve's production bundle in workerd (bench/servers/valve.js: Miniflare, no dev proxy) with
 //      receipts, the log, the rate limiter and usage on, for an uncapped and a capped tenant; its
 //      streaming first byte; the OpenAI-compatible door (/openai/v1/chat/completions); `npm start`'s own server;
-//   3. Portkey's open-source gateway (@portkey-ai/gateway) installed into a temp folder on demand.
+//   3. the peers on the same upstream: Portkey's open-source gateway (@portkey-ai/gateway), installed
+//      into a temp folder on demand, and LiteLLM's proxy (litellm[proxy] from PyPI), installed into a
+//      Python virtual environment under .cache/bench/ on demand, with its stores, logs and telemetry off;
+//   4. the runtime's floor: a Worker that only forwards to the upstream (bench/servers/floor-worker.js),
+//      served as the deploy bundle is.
 // Throughput: `wrk -t1 -c16` when wrk is there (installed with apt-get when root), else autocannon, in
 // rounds that alternate the targets (three in a full run, two in a quick one), summed per target.
-// Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server process's
-// CPU time (/proc/<pid>/stat) over the throughput run, divided by its requests. Round trips: the
+// Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server's
+// CPU time (/proc/<pid>/stat, every process of LiteLLM's tree) over the throughput run, divided by its requests. Round trips: the
 // Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks and
 // bench/log-appends.js. Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
 //
-// Options: --quick (about two minutes), --rate=N, --latency-ms=N, --connections=N, --no-peer, --no-micro,
-// --no-npm-start, --autocannon (no wrk), --peer-version=V, --state=disk|shm, --inspector-port=N, --out=DIR.
+// Options: --quick (about three minutes), --rate=N, --latency-ms=N, --connections=N, --no-peer (no Portkey),
+// --no-litellm, --no-floor, --no-micro, --no-npm-start, --autocannon (no wrk), --peer-version=V,
+// --litellm-version=V, --litellm-workers=N, --state=disk|shm, --inspector-port=N, --out=DIR.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +29,7 @@ import { join, relative, resolve } from 'node:path';
 import { buildBundle, reasonBody, startTargets } from './lib/bench-servers.js';
 import { latencyChart } from './lib/chart.js';
 import { goalRows } from './lib/goals.js';
+import { litellmVersion, litellmWorkers } from './lib/litellm.js';
 import { measureTtfb, runLoad, sumRounds } from './lib/load.js';
 import { describeMachine, loadNow } from './lib/machine.js';
 import { runExtras, runMicro } from './lib/micro.js';
@@ -127,13 +134,17 @@ async function main() {
     upstreamLatencyMs,
     peer: !flag('no-peer'),
     peerVersion: option('peer-version', '1.15.2'),
+    litellm: !flag('no-litellm'),
+    litellmVersion: option('litellm-version', litellmVersion),
+    litellmWorkers: Number(option('litellm-workers', String(litellmWorkers))),
+    floor: !flag('no-floor'),
     npmStart: !flag('no-npm-start'),
     inspectorPort: option('inspector-port', ''),
     state: option('state', 'disk'),
     cleanups,
     say,
   });
-  const { upstreamUrl, valve, peer, npmStart, peerInfo } = servers;
+  const { upstreamUrl, valve, peer, litellm, floor, npmStart, peerInfo, litellmInfo } = servers;
   const valveUrl = String(valve.info.url);
   const bearer = (/** @type {unknown} */ key) => ({ ...json, authorization: `Bearer ${String(key)}` });
   const peerHeaders = {
@@ -154,6 +165,14 @@ async function main() {
     ...(peer && {
       peer: { url: `${peer.url}/v1/chat/completions`, headers: peerHeaders, body: chatBody(false) },
     }),
+    ...(litellm && {
+      litellm: {
+        url: `${litellm.url}/v1/chat/completions`,
+        headers: bearer(litellm.key),
+        body: chatBody(false),
+      },
+    }),
+    ...(floor && { floor: { url: String(floor.info.url), headers: json, body: chatBody(false) } }),
     ...(npmStart && {
       npmStart: { url: `${npmStart.url}/v1/reason`, headers: bearer(npmStart.key), body: reasonBody() },
     }),
@@ -182,20 +201,27 @@ async function main() {
     `targets: ${Object.keys(targets).join(', ')}; OpenAI facade ${facade === 'absent' ? 'absent (404)' : `answers ${facadeProbe.status}`}`,
   );
 
-  // The processes whose CPU is the server's: workerd under each Valve supervisor, Portkey's Node.
+  // The processes whose CPU is the server's: workerd under each Valve (and floor) supervisor, Portkey's
+  // Node, LiteLLM's whole tree (its uvicorn supervisor and every worker).
   /** @type {Record<string, number[]>} */
   const serverPids = {
     direct: [Number(servers.upstream.child.pid)],
     valve: descendantsNamed(Number(valve.child.pid), 'workerd'),
     ...(peer && { peer: [Number(peer.child.pid)] }),
+    ...(litellm && { litellm: litellm.pids() }),
+    ...(floor && { floor: descendantsNamed(Number(floor.child.pid), 'workerd') }),
     ...(npmStart && { npmStart: descendantsNamed(npmStart.pid, 'workerd') }),
   };
   serverPids.capped = serverPids.valve ?? [];
   serverPids.door = serverPids.valve ?? [];
+  // LiteLLM's CPU is read from its tree's root each time, so that a worker replaced midway still counts.
+  /** @param {string} name */
+  const cpuNow = (name) =>
+    name === 'litellm' && litellm ? litellm.cpuSeconds() : cpuSecondsOf(serverPids[name] ?? []);
 
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const fixed = {};
-  const fixedRateOf = new Set(['direct', 'valve', 'peer', 'door']);
+  const fixedRateOf = new Set(['direct', 'floor', 'valve', 'door', 'peer', 'litellm']);
   for (const [name, target] of Object.entries(targets)) {
     await runLoad(target, { connections: 8, durationS: plan.warmupS });
     if (fixedRateOf.has(name)) {
@@ -216,7 +242,7 @@ async function main() {
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
       const target = /** @type {import('./lib/load.js').Target} */ (targets[name]);
       const pids = serverPids[name] ?? [];
-      const cpuBefore = cpuSecondsOf(pids);
+      const cpuBefore = cpuNow(name);
       const writtenBefore = writeBytesOf(pids);
       const durationS = plan.maxS / plan.maxRounds;
       // The sampler's Node starts in about 0.1 s; it stops before the load does, so no idle tail counts.
@@ -225,7 +251,7 @@ async function main() {
       const result = wrk
         ? runWrk(target, { connections, durationS })
         : await runLoad(target, { connections, durationS, maxRequests: 500_000 });
-      const cpuS = pids.length > 0 ? cpuSecondsOf(pids) - cpuBefore : Number.NaN;
+      const cpuS = pids.length > 0 ? cpuNow(name) - cpuBefore : Number.NaN;
       const written = pids.length > 0 ? writeBytesOf(pids) - writtenBefore : Number.NaN;
       rounds[name]?.push({ result, cpuS, written, states: sampling ? await sampling : null });
     }
@@ -264,7 +290,7 @@ async function main() {
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const tail = {};
   if (wrk) {
-    for (const name of ['valve', 'peer']) {
+    for (const name of ['valve', 'peer', 'litellm']) {
       const target = targets[name];
       if (target) tail[name] = await runLoad(target, { connections, durationS: plan.tailS });
     }
@@ -282,6 +308,8 @@ async function main() {
     valve: { ...targets.valve, headers: { ...targets.valve.headers, accept: 'text/event-stream' } },
     ...(targets.door && { door: { ...targets.door, body: doorBody(true) } }),
     ...(targets.peer && { peer: { ...targets.peer, body: chatBody(true) } }),
+    ...(targets.litellm && { litellm: { ...targets.litellm, body: chatBody(true) } }),
+    ...(targets.floor && { floor: { ...targets.floor, body: chatBody(true) } }),
   };
   for (const [name, target] of Object.entries(streamTargets)) {
     ttfb[name] = await measureTtfb(target, { requests: plan.ttfbRequests, maxS: plan.ttfbS });
@@ -302,10 +330,14 @@ async function main() {
   say(`round trips: ${JSON.stringify(trips)}`);
 
   const extras = runExtras(root, { quick, upstream: upstreamUrl, timeoutS: quick ? 60 : 180 });
+  // A server of several processes (LiteLLM's workers) holds the sum of their peaks at most.
   const memory = Object.fromEntries(
     Object.entries(serverPids).map(([name, pids]) => [
       name,
-      pids.flatMap((pid) => peakMemory(pid)).reduce((peak, p) => Math.max(peak, p.peakKiB), 0),
+      [...new Map(pids.flatMap((pid) => peakMemory(pid)).map((p) => [p.pid, p.peakKiB])).values()].reduce(
+        (sum, kib) => sum + kib,
+        0,
+      ),
     ]),
   );
   const loadAfter = loadNow();
@@ -354,6 +386,12 @@ async function main() {
       valveState: option('state', 'disk') === 'shm' ? 'tmpfs (/dev/shm)' : 'disk (OS temp dir)',
     },
     peer: { package: peerPackage, ...peerInfo },
+    litellm: litellmInfo,
+    floor: {
+      status: floor ? 'ran' : 'skipped',
+      worker: 'bench/servers/floor-worker.js',
+      ...(!floor && { reason: '--no-floor' }),
+    },
     goals,
     servers: Object.fromEntries(
       Object.keys(targets).map((name) => [

@@ -1,9 +1,12 @@
 // The bench's servers, each its own process, started together: the fake upstream, Valve's deploy
-// bundle (bench/servers/valve.js), Portkey (bench/lib/peer.js) and `npm start` (bench/servers/npm-start.js).
+// bundle (bench/servers/valve.js), the peers Portkey (bench/lib/peer.js) and LiteLLM
+// (bench/lib/litellm.js), the runtime's floor (bench/servers/floor.js) and `npm start`
+// (bench/servers/npm-start.js).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startNpmStart } from '../servers/npm-start.js';
 import { benchCatalog } from './catalog.js';
+import { installLitellm, litellmFeaturesOff, litellmPackage, startLitellm } from './litellm.js';
 import { installPeer, startPeer } from './peer.js';
 import { descendantsNamed, startServer } from './processes.js';
 
@@ -63,6 +66,7 @@ export function buildBundle(/** @type {string} */ root, /** @type {string} */ ou
 /**
  * @param {{
  *   root: string, bundle: string, upstreamLatencyMs: number, peer: boolean, peerVersion: string,
+ *   litellm: boolean, litellmVersion: string, litellmWorkers: number, floor: boolean,
  *   npmStart: boolean, inspectorPort: string, state: string,
  *   cleanups: Array<() => Promise<void>>, say: (message: string) => void,
  * }} o
@@ -98,6 +102,41 @@ export async function startTargets(o) {
   o.cleanups.push(upstream.stop);
   const upstreamUrl = String(upstream.info.url);
 
+  // LiteLLM's install (pip, a minute the first time) blocks; it runs while Portkey's npm install does not.
+  /** @type {{ package: string, status: string, version: string, workers: number, featuresOff: string[], python?: string, installMs?: number, reason?: string }} */
+  const litellmInfo = {
+    package: litellmPackage,
+    status: 'skipped',
+    version: o.litellmVersion,
+    workers: o.litellmWorkers,
+    featuresOff: litellmFeaturesOff,
+  };
+  const litellmStart = (async () => {
+    if (!o.litellm) {
+      litellmInfo.reason = '--no-litellm';
+      return undefined;
+    }
+    try {
+      const install = installLitellm(o.root, o.litellmVersion);
+      litellmInfo.python = install.python;
+      litellmInfo.installMs = install.installMs;
+      const litellm = await startLitellm(install, { upstreamUrl, workers: o.litellmWorkers });
+      litellmInfo.status = 'ran';
+      return litellm;
+    } catch (error) {
+      litellmInfo.status = 'unavailable';
+      litellmInfo.reason = error instanceof Error ? error.message.slice(0, 2000) : String(error);
+      return undefined;
+    }
+  })();
+  const floorStart = o.floor
+    ? startServer(process.execPath, [join(o.root, 'bench/servers/floor.js'), `--upstream=${upstreamUrl}`], {
+        cwd: o.root,
+        timeoutMs: 60_000,
+      })
+    : Promise.resolve(undefined);
+  floorStart.catch(() => {}); // awaited below
+
   const valveStart = startServer(
     process.execPath,
     [
@@ -125,11 +164,16 @@ export async function startTargets(o) {
   }
   const peer = await peerStart;
   if (peer) o.cleanups.push(peer.stop);
+  const litellm = await litellmStart;
+  if (litellm) o.cleanups.push(litellm.stop);
+  const floor = await floorStart;
+  if (floor) o.cleanups.push(floor.stop);
   const valve = await valveStart;
   o.cleanups.push(valve.stop);
-  if (!peer) o.say(`PEER NOT MEASURED: ${peerInfo.reason}`);
+  if (!peer) o.say(`PORTKEY NOT MEASURED: ${peerInfo.reason}`);
+  if (!litellm) o.say(`LITELLM NOT MEASURED: ${litellmInfo.reason}`);
   o.say(
-    `servers up: upstream ${upstreamUrl}, Valve ${valve.info.url}${npmStart ? `, npm start ${npmStart.url}` : ''}${peer ? `, peer ${peer.url}` : ''}`,
+    `servers up: upstream ${upstreamUrl}, Valve ${valve.info.url}${floor ? `, floor ${floor.info.url}` : ''}${npmStart ? `, npm start ${npmStart.url}` : ''}${peer ? `, Portkey ${peer.url}` : ''}${litellm ? `, LiteLLM ${litellm.url} (${o.litellmWorkers} worker${o.litellmWorkers === 1 ? '' : 's'})` : ''}`,
   );
-  return { upstream, upstreamUrl, valve, peer, npmStart, peerInfo };
+  return { upstream, upstreamUrl, valve, peer, litellm, floor, npmStart, peerInfo, litellmInfo };
 }

@@ -1,7 +1,7 @@
 // The latency chart: one line per server, latency (ms, log scale) against percentile, drawn as plain
 // SVG text so that the README can show it without any plotting dependency.
 
-const palette = ['#6b7280', '#2563eb', '#dc2626', '#059669', '#d97706'];
+const palette = ['#6b7280', '#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2'];
 
 /** @param {string} text */
 const escapeXml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -11,13 +11,16 @@ const escapeXml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').re
  * @returns {string}
  */
 export function latencyChart({ title, subtitle, series }) {
-  const width = 760;
   const height = 420;
   const left = 70;
-  const right = 170;
   const top = 64;
   const bottom = 56;
-  const plotW = width - left - right;
+  const plotW = 520;
+  // The legend's column is as wide as its longest name (about 7 px a character at 12 px), so that no
+  // name is cut off at the edge of the picture.
+  const longest = Math.max(0, ...series.map((s) => s.name.length));
+  const right = Math.max(170, 60 + Math.ceil(longest * 7));
+  const width = left + plotW + right;
   const plotH = height - top - bottom;
   const drawn = series.filter((s) => Object.values(s.percentiles).some((v) => Number.isFinite(v) && v > 0));
   const keys = Object.keys(drawn[0]?.percentiles ?? {}).sort((a, b) => Number(a) - Number(b));

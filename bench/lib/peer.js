@@ -1,6 +1,8 @@
-// The peer gateway: Portkey's open-source gateway (`@portkey-ai/gateway` on npm), installed at bench
-// time into a temporary folder (kept between runs under the OS temp dir, never a project dependency)
-// and run on Node with its own CLI, `build/start-server.js --port=N --headless`.
+// The first peer gateway: Portkey's open-source gateway (`@portkey-ai/gateway` on npm), installed at
+// bench time into a temporary folder (kept between runs under the OS temp dir, never a project
+// dependency) and run on Node with its own CLI, `build/start-server.js --port=N --headless`. Its
+// figures keep the key `peer` in the results, as every earlier run's files have them; the second peer,
+// LiteLLM's proxy, is bench/lib/litellm.js.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -150,6 +150,32 @@ export function descendantsNamed(pid, name) {
     .map((p) => p.pid);
 }
 
+/**
+ * A process and all its descendants, parent first: every process whose CPU is a multi-process server's
+ * (LiteLLM's uvicorn supervisor and its workers).
+ * @param {number} pid
+ * @returns {number[]}
+ */
+export function processTree(pid) {
+  return peakMemory(pid).map((p) => p.pid);
+}
+
+/**
+ * Kills the processes of `pids` that are still running, by their own pids: what is left of a server
+ * whose supervisor was stopped before its workers (a SIGKILLed parent leaves them running).
+ * @param {number[]} pids
+ */
+export function killLeft(pids) {
+  for (const pid of pids) {
+    if (statusOf(pid) === '') continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 // Clock ticks per second of /proc/<pid>/stat's utime and stime: USER_HZ, 100 on Linux.
 const TICKS_PER_SECOND = 100;
 
@@ -178,6 +204,24 @@ export function statFields(path) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The CPU seconds of a process tree: every live process's own, and what each has collected from
+ * children it waited for (`cutime` and `cstime`), so that a worker that exits or is replaced between
+ * two readings still counts. Read before and after a run, the difference is the whole server's.
+ * @param {number} pid the tree's root
+ * @returns {number} NaN when the root cannot be read
+ */
+export function treeCpuSeconds(pid) {
+  if (statFields(`/proc/${pid}/stat`) === null) return Number.NaN;
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    const fields = statFields(`/proc/${member}/stat`);
+    if (fields === null) continue; // gone since the tree was read; its parent has collected it
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / TICKS_PER_SECOND;
 }
 
 /**

@@ -10,7 +10,24 @@ export const labels = {
   npmStart: 'Valve, `npm start`',
   door: 'Valve, OpenAI door (/openai/v1/chat/completions)',
   peer: 'Portkey gateway',
+  litellm: 'LiteLLM proxy',
+  floor: 'floor: a Worker that only forwards (workerd)',
 };
+
+/** What ran beside Valve: each peer's package and version, the floor, and why one did not run. */
+function taking(/** @type {Parameters<typeof toMarkdown>[0]} */ r) {
+  const status = (/** @type {Record<string, unknown>} */ x) =>
+    `${x.status}${x.reason ? `: ${String(x.reason).split('\n')[0]}` : ''}`;
+  const { peer, litellm, floor } = r;
+  const parts = [`Peers: ${peer.package}@${peer.version} (${status(peer)})`];
+  if (litellm) {
+    const workers = Number(litellm.workers);
+    parts.push(
+      `${litellm.package}==${litellm.version}, ${workers} uvicorn worker${workers === 1 ? '' : 's'}${litellm.python ? `, Python ${litellm.python}` : ''} (${status(litellm)})`,
+    );
+  }
+  return `${parts.join('; ')}.${floor ? ` Floor: \`${floor.worker}\` (${status(floor)}).` : ''}`;
+}
 
 /** @param {number | null | undefined} x @param {string} [unit] */
 const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${x}${unit}`);
@@ -21,6 +38,8 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  *   machine: ReturnType<typeof import('./machine.js').describeMachine> & { loadAverageBefore: number[], loadAverageAfter: number[] },
  *   conditions: Record<string, unknown> & { offeredRate: number, connections: number, fixedRateSeconds: number, maxSeconds: number, maxRounds?: number, upstreamLatencyMs: number, loadGenerator: string },
  *   peer: Record<string, unknown>,
+ *   litellm?: Record<string, unknown>,
+ *   floor?: Record<string, unknown>,
  *   goals: import('./goals.js').GoalRow[],
  *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, mainThread?: { running: number, disk: number, idle: number } | null, writtenKiBPerRequest?: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
  *   micro: { results: import('./micro.js').MicroResult[], error?: string },
@@ -31,7 +50,7 @@ export function toMarkdown(r) {
   const m = r.machine;
   const c = r.conditions;
   const lines = [
-    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (paced open loop, one request every 1/rate s); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s${c.maxRounds ? ` in ${c.maxRounds} rounds, every target once a round, the order reversed each round` : ''} (${c.loadGenerator}). Peer: ${r.peer.package}@${r.peer.version} (${r.peer.status}${r.peer.reason ? `: ${String(r.peer.reason).split('\n')[0]}` : ''}).`,
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`${r.command}\` on ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageBefore.join(' / ')} before, ${m.loadAverageAfter.join(' / ')} after. Fake upstream latency ${c.upstreamLatencyMs} ms; latency at ${c.offeredRate} requests/s offered for ${c.fixedRateSeconds} s (paced open loop, one request every 1/rate s); throughput unthrottled with ${c.connections} connections for ${c.maxSeconds} s${c.maxRounds ? ` in ${c.maxRounds} rounds, every target once a round, the order reversed each round` : ''} (${c.loadGenerator}). ${taking(r)}`,
     '',
     goalsMarkdown(r.goals),
     '',
@@ -41,8 +60,10 @@ export function toMarkdown(r) {
   for (const s of Object.values(r.servers)) {
     const t = s.ttfb;
     const f = s.fixedRate;
+    // A server that cannot keep up with the offered rate is timed in its own queue: say how far behind.
+    const behind = f?.offeredRate && f.rps < f.offeredRate * 0.95 ? ` (answered ${f.rps}/s)` : '';
     lines.push(
-      `| ${s.label} | ${v(f?.latencyMs.p50, ' ms')} | ${v(f?.latencyMs.p99, ' ms')} | ${v(s.max?.rps)} | ${s.max ? `${v(s.max.latencyMs.p50)} / ${v(s.max.latencyMs.p99)} ms` : '—'} | ${v(s.cpuMsPerRequest, ' ms')} | ${v(s.writtenKiBPerRequest, ' KiB')} | ${s.mainThread ? `${s.mainThread.running} / ${s.mainThread.disk} / ${s.mainThread.idle} %` : '—'} | ${t ? `${v(t.firstByteMs.p50)} / ${v(t.firstByteMs.p99)} ms${t.streamed ? '' : ' (not streamed)'}` : '—'} | ${v(s.peakRssMiB, ' MiB')} |`,
+      `| ${s.label} | ${v(f?.latencyMs.p50, ' ms')}${behind} | ${v(f?.latencyMs.p99, ' ms')} | ${v(s.max?.rps)} | ${s.max ? `${v(s.max.latencyMs.p50)} / ${v(s.max.latencyMs.p99)} ms` : '—'} | ${v(s.cpuMsPerRequest, ' ms')} | ${v(s.writtenKiBPerRequest, ' KiB')} | ${s.mainThread ? `${s.mainThread.running} / ${s.mainThread.disk} / ${s.mainThread.idle} %` : '—'} | ${t ? `${v(t.firstByteMs.p50)} / ${v(t.firstByteMs.p99)} ms${t.streamed ? '' : ' (not streamed)'}` : '—'} | ${v(s.peakRssMiB, ' MiB')} |`,
     );
   }
   const failed = Object.entries(r.servers)

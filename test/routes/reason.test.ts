@@ -86,7 +86,7 @@ describe('POST /v1/reason', () => {
       'region',
       'region',
       'region',
-      ...Array(6).fill('not_configured'),
+      ...Array(7).fill('not_configured'),
     ]);
   });
 });

@@ -61,9 +61,52 @@ describe('goalRows', () => {
   it('says so when the peer was not measured, and leaves the row out without the Node run', () => {
     const alone = goalRows(measured({ valve: result(1300, 20) }));
     expect(row(alone, '… the same p99 from a Node client')).toMatchObject({
-      ratio: 'peer not measured',
+      ratio: 'Portkey not measured',
       met: null,
     });
     expect(row(goalRows(measured()), '… the same p99 from a Node client')).toBeUndefined();
+  });
+
+  it('judges Valve against LiteLLM by the same goals as against Portkey, in rows of their own', () => {
+    const m = measured({ valve: result(1300, 20), peer: result(1100, 27), litellm: result(100, 300) });
+    m.max.litellm = result(120, 400);
+    m.cpuMsPerRequest.litellm = 9;
+    const rows = goalRows(m);
+    const against = (goal: string) => rows.filter((r) => r.goal.startsWith(goal)).map((r) => r.target);
+    expect(against('throughput, receipts')).toEqual(['≥ 2× Portkey', '≥ 2× LiteLLM']);
+    expect(against('p99 at the same load')).toEqual(['< Portkey', '< LiteLLM']);
+    expect(against('… the same p99 from a Node client')).toEqual(['< Portkey', '< LiteLLM']);
+    expect(rows.find((r) => r.target === '≥ 2× LiteLLM')).toMatchObject({
+      measured: '1500 req/s vs 120 req/s',
+      ratio: '12.5×',
+      met: true,
+    });
+    expect(rows.find((r) => r.goal.includes('LiteLLM’s processes'))).toMatchObject({
+      measured: '0.6 ms vs 9 ms',
+      ratio: '0.07×',
+      met: true,
+    });
+    const withoutLitellm = goalRows(measured());
+    expect(withoutLitellm.find((r) => r.target === '≥ 2× LiteLLM')).toMatchObject({
+      ratio: 'LiteLLM not measured',
+      met: null,
+    });
+  });
+
+  it("reads Valve's throughput and CPU as a fraction and a multiple of the floor's, with no target", () => {
+    const m = measured();
+    m.max.floor = result(6000, 10);
+    m.cpuMsPerRequest.floor = 0.15;
+    expect(row(goalRows(m), 'throughput as a fraction of the runtime’s floor')).toMatchObject({
+      measured: '1500 req/s vs 6000 req/s',
+      ratio: '0.25× floor',
+      met: null,
+    });
+    expect(row(goalRows(m), 'server CPU per request over the runtime’s floor')).toMatchObject({
+      measured: '0.6 ms vs 0.15 ms (Valve’s own work 0.45 ms)',
+      ratio: '4× floor',
+      met: null,
+    });
+    expect(row(goalRows(measured()), 'throughput as a fraction')?.ratio).toBe('floor not measured');
   });
 });
