@@ -104,6 +104,7 @@ export function buildReasonRequest(input: DoorInput): ReasonRequest {
   const modelPolicy = mergePolicy(derivedPolicy, valve.modelPolicy);
   if (modelPolicy) request.modelPolicy = modelPolicy;
   if (valve.rendering) request.rendering = valve.rendering;
+  if (valve.mediaPolicy) request.mediaPolicy = valve.mediaPolicy;
   if (valve.receiptId) request.receiptId = valve.receiptId;
   if (valve.receiptSalt) request.receiptSalt = valve.receiptSalt;
   if (input.toolChoice !== undefined) request.toolChoice = input.toolChoice;

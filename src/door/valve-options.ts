@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaPolicySchema } from '../contracts/media-part';
 import {
   callerReceiptIdSchema,
   contextItemSchema,
@@ -24,6 +25,8 @@ export const valveOptionsSchema = z.strictObject({
   modelPolicy: modelPolicySchema.optional(),
   context: z.array(contextItemSchema).max(1000).optional(),
   rendering: renderingSchema.optional(),
+  /** What Valve may do with the request's media: URLs the provider fetches, untrusted context media. */
+  mediaPolicy: mediaPolicySchema.optional(),
   receiptId: callerReceiptIdSchema.optional(),
   receiptSalt: receiptSaltSchema.optional(),
   /** The most sensitive privacy level of the messages themselves: only models allowed it are planned. */

@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { onTheWire } from '../contracts/wire-schema';
 import { valveOptionsSchema } from '../door/valve-options';
 import { chatNeutralFields, ignoredFields } from './neutral-knobs';
-import { argumentsWire, chatContentWire } from './wire-parts';
+import { argumentsWire, chatContentWire, chatUserContentWire } from './wire-parts';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's
 // are: a field Valve does not know is a 400 naming it. Content parts are read loosely here and
-// checked part by part in the mapper, so an image part gets an error naming exactly that part.
+// checked part by part in the mapper (media-parts.ts), so a bad part gets an error naming exactly it.
 
 const partSchema = z.looseObject({ type: z.string() });
 const contentSchema = onTheWire(z.union([z.string(), z.array(partSchema)]), chatContentWire);
+/** A user message's content: text, images, audio and PDFs (media-parts.ts reads each part). */
+const userContentSchema = onTheWire(z.union([z.string(), z.array(partSchema)]), chatUserContentWire);
 
 // Every field OpenAI documents on a message is accepted, null included, so that a message read back
 // from a completion (`message.model_dump()`, `.to_dict()`) can be sent again as it is.
@@ -22,7 +24,7 @@ const instructionMessageSchema = z.strictObject({
 
 const userMessageSchema = z.strictObject({
   role: z.literal('user'),
-  content: contentSchema,
+  content: userContentSchema,
   name: z.string().nullish(),
 });
 

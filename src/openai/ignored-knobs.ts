@@ -23,9 +23,45 @@ function set(param: string, value: unknown): IgnoredKnob[] {
   return value === undefined || value === null ? [] : [{ param, value }];
 }
 
+/** Content parts as the body holds them: read loosely, each checked by the mapper. */
+type Parts = readonly Record<string, unknown>[];
+
+/** A setting other than `auto` of how the model sees an image or a file: Valve sends every part as it came. */
+function unlessAuto(param: string, detail: unknown): IgnoredKnob[] {
+  return detail === undefined || detail === null || detail === 'auto' ? [] : [{ param, value: detail }];
+}
+
+/** The `image_url.detail` of each image part of the messages. */
+function chatDetails(messages: ChatRequest['messages']): IgnoredKnob[] {
+  return messages.flatMap((message, i) =>
+    Array.isArray(message.content)
+      ? (message.content as Parts).flatMap((part, j) => {
+          const image =
+            part.type === 'image_url' ? (part.image_url as { detail?: unknown } | undefined) : undefined;
+          return unlessAuto(`messages[${i}].content[${j}].image_url.detail`, image?.detail);
+        })
+      : [],
+  );
+}
+
+/** The `detail` of each `input_image` and `input_file` part of the input's messages. */
+function responsesDetails(input: ResponsesRequest['input']): IgnoredKnob[] {
+  if (typeof input === 'string') return [];
+  return input.flatMap((item, i) => {
+    const content = (item as { content?: unknown }).content;
+    if (!Array.isArray(content)) return [];
+    return (content as Parts).flatMap((part, j) =>
+      part.type === 'input_image' || part.type === 'input_file'
+        ? unlessAuto(`input[${i}].content[${j}].detail`, part.detail)
+        : [],
+    );
+  });
+}
+
 /** The Chat Completions knobs a body set that Valve does not apply. */
 export function ignoredChatKnobs(body: ChatRequest): IgnoredKnob[] {
   return [
+    ...chatDetails(body.messages),
     ...set('reasoning_effort', body.reasoning_effort),
     ...set('verbosity', body.verbosity),
     ...tierKnob(body.service_tier),
@@ -35,6 +71,7 @@ export function ignoredChatKnobs(body: ChatRequest): IgnoredKnob[] {
 /** The Responses API knobs a body set that Valve does not apply. */
 export function ignoredResponsesKnobs(body: ResponsesRequest): IgnoredKnob[] {
   return [
+    ...responsesDetails(body.input),
     ...set('reasoning.effort', body.reasoning?.effort),
     ...set('reasoning.summary', body.reasoning?.summary ?? body.reasoning?.generate_summary),
     ...set('reasoning.context', body.reasoning?.context),
@@ -42,6 +79,7 @@ export function ignoredResponsesKnobs(body: ResponsesRequest): IgnoredKnob[] {
     ...set('text.verbosity', body.text?.verbosity),
     ...(body.truncation === 'auto' ? [{ param: 'truncation', value: 'auto' }] : []),
     ...set('max_tool_calls', body.max_tool_calls),
+    ...unlessAuto('image.context_compression', body.image?.context_compression),
     ...tierKnob(body.service_tier),
   ];
 }

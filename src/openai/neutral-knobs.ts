@@ -165,7 +165,10 @@ export const responsesNeutralFields = {
       continuation_id: z.string().nullish(),
     })
     .nullish(),
-  /** Image options: Valve takes text only, so there is no image for them to apply to. */
+  /**
+   * Image options: Valve sends each image as the body has it and compresses none, so a
+   * `context_compression` other than `auto` is not applied (an `openai.param_ignored` warning).
+   */
   image: z.strictObject({ context_compression: z.enum(['auto', 'enabled', 'disabled']).nullish() }).nullish(),
   /** The standard program is every request's; the others need an access Valve cannot grant. */
   access_programs: z

@@ -1,8 +1,10 @@
 import type { Capability, ConversationTurn } from '../contracts/reason-request';
 import { buildReasonRequest, type InstructionPart } from '../door/build-reason-request';
 import { invalidParam, type ParamPath } from '../door/invalid-param';
+import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
-import { argumentsOf } from './chat-to-reason';
+import { argumentsOf, fileProviderOf, partRefusal, userTurnOf } from './chat-to-reason';
+import { type MediaScope, responsesMediaPart, responsesMediaTypes } from './media-parts';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or
@@ -13,20 +15,49 @@ export const responsesTask = 'openai.responses/1';
 
 type Item = Extract<ResponsesRequest['input'], unknown[]>[number];
 
-function textOf(content: unknown, path: ParamPath): string {
-  if (typeof content === 'string') return content;
+type Part = { type?: unknown; text?: unknown };
+
+/** Every part the Responses API defines for a message, besides text: only a user message carries them. */
+const mediaTypes: readonly string[] = [...responsesMediaTypes, 'input_audio'];
+
+function partsOf(content: unknown, path: ParamPath): Part[] {
   if (!Array.isArray(content)) throw invalidParam(path, 'must be a string or an array of content parts');
-  return content
-    .map((part: { type?: unknown; text?: unknown }, j) => {
-      const textual = part?.type === 'input_text' || part?.type === 'output_text';
-      if (!textual || typeof part.text !== 'string')
-        throw invalidParam(
-          [...path, j],
-          `content parts of type '${String(part?.type)}' are not supported: Valve takes text only`,
-        );
+  return content as Part[];
+}
+
+function isText(part: Part): part is { type: string; text: string } {
+  return (part?.type === 'input_text' || part?.type === 'output_text') && typeof part.text === 'string';
+}
+
+/** Text content: a string, or text parts joined with "\n"; any other part is a 400 naming it. */
+function textOf(content: unknown, path: ParamPath, holder: string): string {
+  if (typeof content === 'string') return content;
+  return partsOf(content, path)
+    .map((part, j) => {
+      if (!isText(part)) throw partRefusal(String(part?.type), holder, mediaTypes, [...path, j]);
       return part.text;
     })
     .join('\n');
+}
+
+/** A user message's text parts joined with "\n", and its images and files in their order. */
+function userContentOf(content: unknown, path: ParamPath, scope: MediaScope) {
+  if (typeof content === 'string') return { text: content, media: [] };
+  const texts: string[] = [];
+  const media: PlacedPart[] = [];
+  partsOf(content, path).forEach((part, j) => {
+    const at = [...path, j];
+    if (isText(part)) texts.push(part.text);
+    else if (part?.type === 'input_audio')
+      throw invalidParam(
+        at,
+        'a Responses API message carries no audio (its input parts are input_text, input_image and input_file): send audio through Chat Completions as an input_audio part',
+      );
+    else if ((responsesMediaTypes as readonly unknown[]).includes(part?.type))
+      media.push(responsesMediaPart(part as { type: string }, at, scope));
+    else throw partRefusal(String(part?.type), 'a user message', responsesMediaTypes, at);
+  });
+  return { text: texts.join('\n'), media };
 }
 
 function stringField(item: Item, name: string, path: ParamPath): string {
@@ -59,21 +90,30 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
   // The input item each turn starts at, for errors that name a turn (-1: the input is one string).
   const sources: number[] = [];
   const toolNames = new Map<string, string>();
+  // Each user message's media parts, and where they came from, for the request's limits.
+  const media: PlacedPart[][] = [];
+  const scope: MediaScope = { fileProvider: fileProviderOf(request.model, request.valve) };
   const items: Item[] =
     typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
   items.forEach((item, i) => {
     const at: ParamPath = typeof request.input === 'string' ? ['input'] : ['input', i];
     const type = item.type ?? 'message';
     if (type === 'message') {
-      const content = textOf(
-        (item as Record<string, unknown>).content,
-        typeof request.input === 'string' ? at : [...at, 'content'],
-      );
+      const content = (item as Record<string, unknown>).content;
+      const where = typeof request.input === 'string' ? at : [...at, 'content'];
       if (item.role === 'system' || item.role === 'developer')
-        instructions.push({ text: content, param: [...at, 'content'] });
-      else if (item.role === 'user' || item.role === 'assistant') {
+        instructions.push({
+          text: textOf(content, where, `a ${item.role} message`),
+          param: [...at, 'content'],
+        });
+      else if (item.role === 'user') {
+        const user = userContentOf(content, where, scope);
+        media.push(user.media);
         sources.push(typeof request.input === 'string' ? -1 : i);
-        turns.push({ role: item.role, content });
+        turns.push(userTurnOf(user.text, user.media));
+      } else if (item.role === 'assistant') {
+        sources.push(i);
+        turns.push({ role: 'assistant', content: textOf(content, where, 'an assistant message') });
       } else throw invalidParam([...at, 'role'], `must be user, assistant, system or developer`);
     } else if (type === 'function_call') {
       const id = stringField(item, 'call_id', at);
@@ -98,11 +138,17 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
         throw invalidParam([...at, 'call_id'], 'answers no function_call earlier in input');
       const output = (item as Record<string, unknown>).output;
       sources.push(i);
-      turns.push({ role: 'tool', toolCallId: id, name, content: textOf(output, [...at, 'output']) });
+      turns.push({
+        role: 'tool',
+        toolCallId: id,
+        name,
+        content: textOf(output, [...at, 'output'], 'a function_call_output'),
+      });
     } else {
       throw invalidParam([...at, 'type'], `input items of type '${type}' are not supported`);
     }
   });
+  checkDoorMedia(media, request.valve?.context, request.valve?.mediaPolicy);
   const tools: Capability[] = (request.tools ?? []).map((tool) => ({
     name: tool.name,
     ...(tool.description != null && { description: tool.description }),

@@ -12,6 +12,8 @@ import time
 
 import openai
 
+from media_samples import b64, data_url, pdf, png, wav
+
 
 def report(name, ok, detail=""):
     print(json.dumps({"check": name, "ok": bool(ok), "detail": str(detail)}), flush=True)
@@ -97,10 +99,78 @@ def circuit_status(client):
         report("a circuit-open 503 is what the SDK sees without retries", ok, detail)
 
 
+# Media: the default catalog's simulator has sim/fast read text only, sim/balanced images and PDFs,
+# sim/deep audio too. Asked for the cheapest model (valve/cost, which is sim/fast for text), a call is
+# planned onto another only because a part reached Valve as media that sim/fast does not read.
+
+
+def ask(*parts):
+    return [{"role": "user", "content": [{"type": "text", "text": "What did I send?"}, *parts]}]
+
+
+@check("valve/cost answers text with sim/fast")
+def text_baseline(client):
+    answer = client.chat.completions.create(model="valve/cost", messages=ask())
+    report("valve/cost answers text with sim/fast", answer.model == "sim/fast", answer.model)
+
+
+@check("an image_url data URL is read by a model that reads images")
+def image_part(client):
+    part = {"type": "image_url", "image_url": {"url": data_url("image/png", png()), "detail": "auto"}}
+    answer = client.chat.completions.create(model="valve/cost", messages=ask(part))
+    report("an image_url data URL is read by a model that reads images", answer.model == "sim/balanced", answer.model)
+
+
+@check("a file part with a PDF is read by a model that reads PDFs")
+def pdf_part(client):
+    part = {"type": "file", "file": {"file_data": data_url("application/pdf", pdf(2)), "filename": "invoice.pdf"}}
+    answer = client.chat.completions.create(model="valve/cost", messages=ask(part))
+    report("a file part with a PDF is read by a model that reads PDFs", answer.model == "sim/balanced", answer.model)
+
+
+@check("input_audio is read by the model that reads audio")
+def audio_part(client):
+    part = {"type": "input_audio", "input_audio": {"data": b64(wav()), "format": "wav"}}
+    answer = client.chat.completions.create(model="valve/cost", messages=ask(part))
+    report("input_audio is read by the model that reads audio", answer.model == "sim/deep", answer.model)
+
+
+@check("responses.create with input_image and input_file")
+def responses_parts(client):
+    response = client.responses.create(
+        model="valve/cost",
+        input=[
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "Compare them."},
+                    {"type": "input_image", "image_url": data_url("image/png", png()), "detail": "auto"},
+                    {"type": "input_file", "file_data": data_url("application/pdf", pdf()), "filename": "a.pdf"},
+                ],
+            }
+        ],
+    )
+    ok = response.model == "sim/balanced" and response.output_text
+    report("responses.create with input_image and input_file", ok, response.model)
+
+
+@check("an image URL without allowUrls is a BadRequestError naming the part")
+def url_refused(client):
+    part = {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}
+    try:
+        client.chat.completions.create(model="valve/cost", messages=ask(part))
+        report("an image URL without allowUrls is a BadRequestError naming the part", False, "answered")
+    except openai.BadRequestError as error:
+        ok = error.param == "messages[0].content[1].image_url.url" and error.code == "request.media_refused"
+        report("an image URL without allowUrls is a BadRequestError naming the part", ok, f"{error.param} {error.code}")
+
+
 def main():
     base_url, api_key = sys.argv[1], sys.argv[2]
     client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0)
-    for run in (model_dump_round_trip, to_dict_round_trip, retrieve_model, max_tokens, circuit_status, circuit_retry):
+    checks = (model_dump_round_trip, to_dict_round_trip, retrieve_model, max_tokens, circuit_status, circuit_retry)
+    media = (text_baseline, image_part, pdf_part, audio_part, responses_parts, url_refused)
+    for run in checks + media:
         run(client)
 
 

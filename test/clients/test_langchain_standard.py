@@ -17,13 +17,16 @@ import inspect
 import os
 from typing import Literal
 
+import openai
 import pytest
 from langchain_core.exceptions import ContextOverflowError, OutputParserException
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from langchain_tests.integration_tests import ChatModelIntegrationTests
+from langchain_tests.integration_tests import chat_models as standard
 from langchain_tests.integration_tests.chat_models import _MagicFunctionSchema, magic_function
+from media_samples import b64, data_url, pdf, png, wav
 from pydantic import BaseModel
 
 
@@ -64,6 +67,44 @@ COPIES_THE_NAME = (
     "simulator fills them from the schema. test_valve_unicode_tool_call_arguments sends a schema "
     "whose only value is that name"
 )
+
+
+# The standard media tests download their samples (a PNG, a PDF, a WAV) from the web; the test machines
+# have no network, so the suite's module is given a stand-in for httpx that answers each of those URLs
+# with a local file of the same kind (media_samples.py), and refuses any other. The client path under
+# test, from the message to Valve's answer, is unchanged.
+SAMPLES = {".png": png(320, 200), ".pdf": pdf(1), ".wav": wav(1.0)}
+
+
+class _Downloaded:
+    def __init__(self, content):
+        self.content = content
+
+
+class _OfflineHttpx:
+    @staticmethod
+    def get(url, **_):
+        for suffix, content in SAMPLES.items():
+            if url.endswith(suffix):
+                return _Downloaded(content)
+        raise AssertionError(f"the standard suite fetched {url}, which has no local stand-in")
+
+
+@pytest.fixture(autouse=True)
+def offline_samples(monkeypatch):
+    monkeypatch.setattr(standard, "httpx", _OfflineHttpx)
+
+
+# The suite's model is sim/fast, which reads text only. The media tests get valve/cost instead (the
+# `model` fixture below), which plans each call onto the cheapest simulator model that reads what the
+# message carries: sim/balanced reads images and PDFs, sim/deep audio too (the default catalog).
+READS_MEDIA = {"model": "valve/cost"}
+MEDIA_TESTS = {
+    "test_image_inputs",
+    "test_pdf_inputs",
+    "test_audio_inputs",
+    "test_valve_media_reach_a_model_that_reads_them",
+}
 
 
 @tool
@@ -114,6 +155,33 @@ class ValveDoorTests(ChatModelIntegrationTests):
     @property
     def supports_json_mode(self) -> bool:
         return True
+
+    # Images and PDFs in user messages, as base64 (the suite's standard blocks and OpenAI's own parts).
+    # Not image URLs: Valve sends a URL only with valve.mediaPolicy.allowUrls, and only to a provider
+    # that fetches it, which no simulator model does. Not media in tool messages: a Reason tool turn
+    # carries text (the door answers 400 naming the part).
+
+    @property
+    def supports_image_inputs(self) -> bool:
+        return True
+
+    @property
+    def supports_pdf_inputs(self) -> bool:
+        return True
+
+    @property
+    def supports_audio_inputs(self) -> bool:
+        # The Responses API's messages have no audio part: ChatOpenAI drops an audio block from the
+        # request it sends there, so the standard test would pass without sending any audio.
+        return not self.use_responses_api
+
+    @pytest.fixture
+    def model(self, request: pytest.FixtureRequest) -> ChatOpenAI:
+        """The standard fixture's model (its params included), on valve/cost for the media tests."""
+        extra = getattr(request, "param", None) or {}
+        if request.node.originalname in MEDIA_TESTS:
+            extra = {**READS_MEDIA, **extra}
+        return self.chat_model_class(**{**self.standard_chat_model_params, **self.chat_model_params, **extra})
 
     # The standard tests that need a model's judgement.
 
@@ -171,6 +239,29 @@ class ValveDoorTests(ChatModelIntegrationTests):
         params = {**self.standard_chat_model_params, **self.chat_model_params}
         cached = ChatOpenAI(**params, prompt_cache_options={"mode": "implicit", "ttl": "12h"})
         assert cached.invoke("Say hello.").text
+
+    def test_valve_media_reach_a_model_that_reads_them(self, model: ChatOpenAI) -> None:
+        # valve/cost answers text with sim/fast; an image or a PDF moves the call to sim/balanced, audio
+        # to sim/deep, only if the part reached Valve as media.
+        def model_for(*blocks):
+            message = HumanMessage([{"type": "text", "text": "What did I send?"}, *blocks])
+            return model.invoke([message]).response_metadata["model_name"]
+
+        assert model_for() == "sim/fast"
+        assert model_for({"type": "image", "base64": b64(png()), "mime_type": "image/png"}) == "sim/balanced"
+        image_url = {"type": "image_url", "image_url": {"url": data_url("image/png", png())}}
+        assert model_for(image_url) == "sim/balanced"
+        pdf_block = {"type": "file", "base64": b64(pdf()), "mime_type": "application/pdf", "filename": "a.pdf"}
+        assert model_for(pdf_block) == "sim/balanced"
+        if not self.use_responses_api:
+            assert model_for({"type": "audio", "base64": b64(wav()), "mime_type": "audio/wav"}) == "sim/deep"
+
+    def test_valve_media_url_refused_naming_the_part(self, model: ChatOpenAI) -> None:
+        message = HumanMessage([{"type": "image", "url": "https://example.com/cat.png"}])
+        with pytest.raises(openai.BadRequestError) as refused:
+            model.invoke([message])
+        assert refused.value.code == "request.media_refused"
+        assert refused.value.param in ("messages[0].content[0].image_url.url", "input[0].content[0].image_url")
 
     def test_valve_context_overflow(self, model: ChatOpenAI) -> None:
         # sim/fast's window is 32,000 tokens; this prompt is about 60,000.

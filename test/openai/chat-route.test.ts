@@ -75,7 +75,7 @@ describe('POST /openai/v1/chat/completions', () => {
     expect(((await res.json()) as OpenAiErrorJson).error.param).toBe('n');
   });
 
-  it('rejects an image part naming exactly that part', async () => {
+  it('rejects a part of a type it does not read, naming exactly that part', async () => {
     const { key } = await createKey();
     const res = await chat(key, {
       model: 'auto',
@@ -84,7 +84,7 @@ describe('POST /openai/v1/chat/completions', () => {
           role: 'user',
           content: [
             { type: 'text', text: 'What is this?' },
-            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+            { type: 'video_url', video_url: { url: 'https://x/y.mp4' } },
           ],
         },
       ],

@@ -55,10 +55,13 @@ describe('Chat Completions → Reason request (openai.chat/1)', () => {
     expect(request.conversation).toEqual([{ role: 'user', content: 'a\nb' }]);
   });
 
-  it.each(['image_url', 'input_audio', 'file'])('rejects a %s part, naming it', (type) => {
-    const body = { model: 'auto', messages: [user('x'), user([{ type: 'text', text: 'a' }, { type }])] };
-    expect(paramOfFailure(() => map(body))).toBe('/messages/1/content/1');
-  });
+  it.each(['video_url', 'refusal', 'input_text'])(
+    'rejects a %s part in a user message, naming it',
+    (type) => {
+      const body = { model: 'auto', messages: [user('x'), user([{ type: 'text', text: 'a' }, { type }])] };
+      expect(paramOfFailure(() => map(body))).toBe('/messages/1/content/1');
+    },
+  );
 
   it('leaves the instruction lint to the pipeline, keeping where each system message came from', () => {
     const body = chatRequestSchema.parse({

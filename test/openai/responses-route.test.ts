@@ -93,10 +93,15 @@ describe('Responses API → Reason request (openai.responses/1)', () => {
     ]);
   });
 
-  it('rejects image parts and unknown items by their path', () => {
+  it('rejects parts it cannot map and unknown items by their path', () => {
     expect(
       paramOfFailure(() =>
         map({ model: 'auto', input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] }),
+      ),
+    ).toBe('/input/0/content/0/image_url');
+    expect(
+      paramOfFailure(() =>
+        map({ model: 'auto', input: [{ role: 'user', content: [{ type: 'computer_screenshot' }] }] }),
       ),
     ).toBe('/input/0/content/0');
     expect(paramOfFailure(() => map({ model: 'auto', input: [{ type: 'reasoning', summary: [] }] }))).toBe(

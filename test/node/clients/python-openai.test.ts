@@ -39,5 +39,11 @@ describe.skipIf(!venvPresent)('the openai Python SDK (3.60.0)', () => {
     'max_tokens truncates',
     'a circuit-open 503 is what the SDK sees without retries',
     'a circuit-open 503 is retried until the probe answers',
+    'valve/cost answers text with sim/fast',
+    'an image_url data URL is read by a model that reads images',
+    'a file part with a PDF is read by a model that reads PDFs',
+    'input_audio is read by the model that reads audio',
+    'responses.create with input_image and input_file',
+    'an image URL without allowUrls is a BadRequestError naming the part',
   ])('%s', (name) => expectPassed(results, name));
 });

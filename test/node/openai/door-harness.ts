@@ -63,8 +63,9 @@ export interface Door {
   stop: () => Promise<void>;
 }
 
-export async function startDoor(): Promise<Door> {
-  const valve = await startValve({ catalog: doorCatalog });
+/** A local Valve serving `catalog`: the door's own by default. */
+export async function startDoor(catalog: unknown = doorCatalog): Promise<Door> {
+  const valve = await startValve({ catalog });
   const dir = mkdtempSync(join(tmpdir(), 'valve-door-'));
   const root = await (await fetch(`${valve.url}/v1/trust-root`)).json();
   writeFileSync(join(dir, 'root.json'), JSON.stringify(root));
