@@ -5,24 +5,10 @@ import { z } from 'zod';
 // item's trust and privacy. The shapes follow the neutral content contract (a part's `type`, a
 // `source` by `kind`, a MIME type), in the Reason API's camelCase.
 
-/** What a model must read to take a part: the catalog's `inputModalities` name these. */
-export const mediaModalities = ['image', 'audio', 'pdf'] as const;
-export type MediaModality = (typeof mediaModalities)[number];
-export const inputModalities = ['text', ...mediaModalities] as const;
-export type InputModality = (typeof inputModalities)[number];
+export type { InputModality, MediaModality, MediaPartType } from '../model/media-kinds';
+export { inputModalities, mediaModalities, mediaTypes, modalityOf } from '../model/media-kinds';
 
-/** The MIME types each part type takes: the ones every provider that reads the modality accepts. */
-export const mediaTypes = {
-  image: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
-  audio: ['audio/wav', 'audio/mpeg'],
-  file: ['application/pdf'],
-} as const;
-export type MediaPartType = keyof typeof mediaTypes;
-
-/** The modality a part needs, by its type (a file is a PDF: the one file type every reader takes). */
-export function modalityOf(type: MediaPartType): MediaModality {
-  return type === 'file' ? 'pdf' : type;
-}
+import { type MediaPartType, mediaTypes } from '../model/media-kinds';
 
 /** Limits on what one request may carry, in decoded bytes (docs/reason-api.md). */
 export const mediaLimits = {
@@ -109,7 +95,7 @@ export const mediaPartSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['mimeType'],
-        message: `an ${part.type} part takes ${accepted.join(', ')}`,
+        message: `${part.type === 'file' ? 'a' : 'an'} ${part.type} part takes ${accepted.join(', ')}`,
       });
     }
     if (part.source.kind === 'base64') {
@@ -118,7 +104,7 @@ export const mediaPartSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['source', 'data'],
-          message: `an ${part.type} part carries at most ${max} bytes`,
+          message: `${part.type === 'file' ? 'a' : 'an'} ${part.type} part carries at most ${max} bytes`,
         });
       }
     }

@@ -23,7 +23,7 @@ function pagesIn(text: string): number {
 }
 
 async function inflate(bytes: Uint8Array, budget: { left: number }): Promise<string> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  const stream = new Blob([bytes.slice()]).stream().pipeThrough(new DecompressionStream('deflate'));
   const reader = stream.getReader();
   let text = '';
   try {

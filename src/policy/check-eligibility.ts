@@ -1,9 +1,9 @@
 import type { ModelPolicy } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
+import { acceptsMimeType, acceptsSource } from '../model/media-sources';
 import type { ProviderKind } from '../model/provider-kind';
 import { minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
-import { acceptsMimeType, acceptsSource } from './media-sources';
 import type { CircuitState, Exclusion, ExclusionReason, MediaNeeds, Needs } from './plan-types';
 
 export interface EligibilityInput {

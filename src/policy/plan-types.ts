@@ -1,7 +1,7 @@
 import type { MediaModality } from '../contracts/media-part';
 import type { PrivacyLevel } from '../contracts/reason-request';
+import type { SourceKind } from '../model/media-sources';
 import type { CatalogModel, CatalogProvider } from './catalog';
-import type { SourceKind } from './media-sources';
 
 // The shapes the planner works with. Pure data: no I/O, no Hono.
 

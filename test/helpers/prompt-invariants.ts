@@ -5,10 +5,10 @@ import type {
   PromptMode,
   ReasonRequest,
 } from '../../src/contracts/reason-request';
+import { acceptsMimeType, acceptsSource } from '../../src/model/media-sources';
 import type { Message } from '../../src/model/message';
 import type { CallOptions, ModelAdapter } from '../../src/model/model-adapter';
 import { providerKinds } from '../../src/model/provider-kind';
-import { acceptsMimeType, acceptsSource } from '../../src/policy/media-sources';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { decodeRegionBody } from '../../src/prompt/encode-region-body';
 import { escapeData } from '../../src/prompt/escape-data';
@@ -392,7 +392,7 @@ const sourceKinds = { base64: 'base64', url: 'url', file_id: 'fileId' } as const
 
 /**
  * Whether planning could send the prompt to this adapter: every media block of a modality, source and
- * MIME type its provider kind takes (policy/media-sources). The others are never planned onto it, and
+ * MIME type its provider kind takes (model/media-sources). The others are never planned onto it, and
  * the adapter refuses them before sending; the invariants are checked where a prompt can go.
  */
 export function adapterTakes(adapter: ModelAdapter, prompt: { messages: Message[] }): boolean {

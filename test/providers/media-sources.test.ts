@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mediaModalities } from '../../src/contracts/media-part';
+import { acceptsMimeType, acceptsSource, type SourceKind } from '../../src/model/media-sources';
 import { providerKinds } from '../../src/model/provider-kind';
-import { acceptsMimeType, acceptsSource, type SourceKind } from '../../src/policy/media-sources';
 
-// The table of src/policy/media-sources.ts, as the providers' documentation gives it (the citations
+// The table of src/model/media-sources.ts, as the providers' documentation gives it (the citations
 // are in that file). Planning reads it; the adapters refuse anything outside it before sending.
 
 const sources: SourceKind[] = ['base64', 'url', 'fileId'];

@@ -1,7 +1,7 @@
-import { modalityOf } from '../../contracts/media-part';
+import { modalityOf } from '../../model/media-kinds';
+import { acceptsMimeType, acceptsSource, type SourceKind } from '../../model/media-sources';
 import type { ContentBlock, MediaBlock, MediaSource, Message } from '../../model/message';
 import type { ProviderKind } from '../../model/provider-kind';
-import { acceptsMimeType, acceptsSource, type SourceKind } from '../../policy/media-sources';
 import type { CallContext } from './fail';
 import { notSent } from './send-request';
 

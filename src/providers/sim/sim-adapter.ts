@@ -52,7 +52,7 @@ function textOf(message: Message): string {
 
 /**
  * Refuses, before anything is simulated, what a provider would refuse: media outside a user message,
- * or from a source the simulator does not read (it reads bytes only, src/policy/media-sources.ts).
+ * or from a source the simulator does not read (it reads bytes only, src/model/media-sources.ts).
  */
 function checkMedia(request: ModelRequest, model: string): void {
   const context = { provider: 'sim', model };

@@ -1,5 +1,5 @@
-import { type MediaModality, mediaTypes } from '../contracts/media-part';
-import type { ProviderKind } from '../model/provider-kind';
+import { type MediaModality, mediaTypes } from './media-kinds';
+import type { ProviderKind } from './provider-kind';
 
 // Which sources and MIME types each provider kind's API takes for each modality (docs/reason-api.md
 // "Images, PDFs and audio"). Valve never downloads a URL itself: a `url` source goes only to a
