@@ -22,6 +22,11 @@ export interface RenderOptions {
   layout?: PromptLayout;
   /** Cut each context item's normalized text to this many UTF-16 units (reported in warnings). */
   maxItemChars?: number;
+  /**
+   * The conversation's turns came from someone other than the caller (the OpenAI door): a user turn's
+   * media are then untrusted media too, named in `untrustedMedia` as `turn N`.
+   */
+  untrustedTurns?: boolean;
 }
 
 export interface RenderedPrompt {
@@ -33,7 +38,7 @@ export interface RenderedPrompt {
   warnings: ModelWarning[];
   /** True when any untrusted context or tool result was present: every tool call made is then tainted. */
   tainted: boolean;
-  /** The ids of untrusted context items whose media reached the prompt (`c2`, …). */
+  /** Where untrusted media reached the prompt: context items (`c2`) and, from a door, turns (`turn 3`). */
   untrustedMedia: string[];
 }
 
@@ -143,6 +148,7 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     if (turn.role === 'user') {
       // The user's own media follow the user's text, in the user's turn: not data, the user's words.
       const said = escapeData(normalize(`turn ${index + 1}`, turn.content));
+      if (options.untrustedTurns && turn.media !== undefined) untrustedMedia.push(`turn ${index + 1}`);
       turns.push({ role: 'user', content: contentOf([said, ...(turn.media ?? []).map(mediaBlockOf)]) });
       return;
     }
@@ -210,7 +216,7 @@ function mediaWarnings(ids: string[]): ModelWarning[] {
   return [
     {
       code: 'prompt.untrusted_media',
-      message: `Untrusted media reached the model inside its data region (${ids.join(', ')}): text inside an image, a PDF or audio cannot be escaped or marked, so only the model's reading keeps it from acting as instructions (docs/trust.md).`,
+      message: `Untrusted media reached the model (${ids.join(', ')}): text inside an image, a PDF or audio cannot be escaped or marked, so only the model's reading keeps it from acting as instructions (docs/trust.md).`,
     },
   ];
 }

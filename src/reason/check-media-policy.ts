@@ -3,10 +3,11 @@ import { ApiError } from '../errors';
 
 /**
  * Refuses media the request's own `mediaPolicy` does not allow (docs/trust.md "Media"): untrusted
- * media when `allowUntrusted` is false, and any `url` source unless `allowUrls` is true, since a URL
- * makes the provider fetch from a host the caller named (Valve never fetches one itself).
+ * media when `allowUntrusted` is false — an untrusted item's, and a user turn's when the turns are
+ * untrusted (`untrustedTurns`: the OpenAI door) — and any `url` source unless `allowUrls` is true,
+ * since a URL makes the provider fetch from a host the caller named (Valve never fetches one itself).
  */
-export function checkMediaPolicy(request: ReasonRequest): void {
+export function checkMediaPolicy(request: ReasonRequest, untrustedTurns = false): void {
   const policy = request.mediaPolicy ?? {};
   const refuse = (path: string, message: string) => {
     throw new ApiError('request.media_refused', message, { details: { path } });
@@ -24,6 +25,8 @@ export function checkMediaPolicy(request: ReasonRequest): void {
     if (turn.role !== 'user') continue;
     for (const [k, part] of (turn.media ?? []).entries()) {
       const path = `/conversation/${i}/media/${k}`;
+      if (untrustedTurns && policy.allowUntrusted === false)
+        refuse(path, `${path}: untrusted media, and mediaPolicy.allowUntrusted is false.`);
       if (part.source.kind === 'url' && policy.allowUrls !== true)
         refuse(path, `${path}: a URL source, and mediaPolicy.allowUrls is not true; send the bytes instead.`);
     }

@@ -89,7 +89,7 @@ export async function prepareReason(
 ): Promise<PreparedReason> {
   const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
-  checkMediaPolicy(request);
+  checkMediaPolicy(request, options.untrustedTurns === true);
   const mediaTokens = await measureMedia(request);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
@@ -108,13 +108,19 @@ export async function prepareReason(
   // The mode depends on the planned models and the token estimate on the mode: render, plan, and render
   // and plan once more when the first model's catalog entry asks for another mode.
   const layoutOverride = request.rendering?.layout;
-  let prompt = renderPrompt(request, { ...secrets, mode: override ?? 'tags', layout: layoutOverride });
+  const untrustedTurns = options.untrustedTurns;
+  let prompt = renderPrompt(request, {
+    ...secrets,
+    mode: override ?? 'tags',
+    layout: layoutOverride,
+    untrustedTurns,
+  });
   let plan = planFor(prompt.messages);
   const planned = plan.attempts.map((attempt) => attempt.entry);
   const mode = chooseMode(override, planned);
   const layout = chooseLayout(layoutOverride, planned);
   if (mode !== prompt.mode || layout !== prompt.layout) {
-    prompt = renderPrompt(request, { ...secrets, mode, layout });
+    prompt = renderPrompt(request, { ...secrets, mode, layout, untrustedTurns });
     plan = planFor(prompt.messages);
   }
   plan = keepModelsThatRead(plan, mode);

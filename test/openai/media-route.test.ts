@@ -50,8 +50,20 @@ describe('media through /openai/v1/chat/completions', () => {
     const valve = await valveOf(await post('chat/completions', key, chatWith(image)));
     expect(['balanced', 'deep']).toContain(valve.model.model);
     expect(valve.decision.excluded).toContainEqual(fastExcluded);
-    // The user's own media are the user's words, not untrusted context.
-    expect(valve.warnings.map((w) => w.code)).not.toContain('prompt.untrusted_media');
+    // At the door every turn is untrusted (anyone may have written it), so its media are named as such.
+    expect(valve.warnings).toContainEqual({
+      code: 'prompt.untrusted_media',
+      message: expect.stringContaining('Untrusted media reached the model (turn 1)'),
+    });
+  });
+
+  it('refuses a user message’s media with valve.mediaPolicy.allowUntrusted false, as every door turn is untrusted', async () => {
+    const { key } = await createKey();
+    const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } };
+    const body = { ...chatWith(image), valve: { mediaPolicy: { allowUntrusted: false } } };
+    const error = await errorOf(await post('chat/completions', key, body), 400);
+    expect(error.code).toBe('request.media_refused');
+    expect(error.message).toContain('untrusted media, and mediaPolicy.allowUntrusted is false');
   });
 
   it('plans a PDF file part onto a model that reads PDFs', async () => {
