@@ -76,6 +76,8 @@ export interface PreparedReason {
   budget: Budget;
   modelRequest: ModelRequest;
   admission?: Admission;
+  /** The media's input tokens (media/measure-media), which every later attempt's plan counts too. */
+  mediaTokens: number;
 }
 
 /** The Retry-After given when an open circuit's reopening time is not known: a half-open probe's usual wait. */
@@ -188,7 +190,7 @@ export async function prepareReason(
     output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
     settings: settingsOf(request),
   };
-  return { request, receiptId, prompt, plan, budget, modelRequest, admission };
+  return { request, receiptId, prompt, plan, budget, modelRequest, admission, mediaTokens };
 }
 
 /** Why the pinned model, the only one allowed, was excluded: the refusal names it. */
