@@ -53,21 +53,31 @@ export function pngOf(width: number, height: number): Uint8Array {
   ]);
 }
 
-/** A PDF of `pages` empty pages, written out uncompressed, with `text` on the first. */
+/** A PDF of `pages` empty pages, uncompressed, with `text` on the first and a correct cross-reference table. */
 export function pdfOf(pages: number, text = 'Invoice 42: total 100 EUR'): Uint8Array {
   const kids = Array.from({ length: pages }, (_, i) => `${4 + i} 0 R`).join(' ');
+  const stream = `BT (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
-    `<< /Length ${text.length + 20} >>\nstream\nBT (${text}) Tj ET\nendstream`,
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     ...Array.from({ length: pages }, (_, i) =>
       i === 0
         ? '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R >>'
         : '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
     ),
   ];
-  const body = objects.map((object, i) => `${i + 1} 0 obj\n${object}\nendobj\n`).join('');
-  return new TextEncoder().encode(`%PDF-1.4\n${body}trailer\n<< /Root 1 0 R >>\n%%EOF\n`);
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  pdf += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
 }
 
 /** A 16-bit mono WAV of `seconds` of silence at 8 kHz. */

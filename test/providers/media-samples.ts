@@ -1,65 +1,20 @@
 import type { MediaBlock, Message } from '../../src/model/message';
 import type { ModelRequest } from '../../src/model/model-request';
+import { base64Of, pdfOf, wavOf } from '../helpers/media-samples';
 
-// Tiny real media for the adapter tests: a 1×1 PNG, a one-page PDF and a short silent WAV, and a
+// Tiny real media for the adapter tests: a 1×1 PNG, a one-page PDF and a short silent WAV (made by
+// test/helpers/media-samples.ts), and a
 // rendered-looking request that carries them between text blocks as the renderer does.
 
 /** A valid 1×1 RGBA PNG (IHDR, IDAT and IEND chunks with correct CRCs). */
 export const pngBase64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-function base64OfBytes(bytes: number[]): string {
-  return btoa(String.fromCharCode(...bytes));
-}
-
-/** A minimal one-page PDF 1.4 with a correct cross-reference table. */
-function minimalPdf(): string {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >>',
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(pdf.length);
-    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return pdf;
-}
-
-export const pdfBase64 = btoa(minimalPdf());
+/** A one-page PDF 1.4 with a correct cross-reference table. */
+export const pdfBase64 = base64Of(pdfOf(1));
 
 /** Eight samples of 16-bit mono silence at 8 kHz, as a RIFF/WAVE file. */
-function silentWav(): number[] {
-  const samples = 8;
-  const dataBytes = samples * 2;
-  const u32 = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >> 24) & 0xff];
-  const u16 = (n: number) => [n & 0xff, (n >> 8) & 0xff];
-  const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
-  return [
-    ...ascii('RIFF'),
-    ...u32(36 + dataBytes),
-    ...ascii('WAVE'),
-    ...ascii('fmt '),
-    ...u32(16),
-    ...u16(1), // PCM
-    ...u16(1), // mono
-    ...u32(8000),
-    ...u32(16000), // byte rate
-    ...u16(2), // block align
-    ...u16(16), // bits per sample
-    ...ascii('data'),
-    ...u32(dataBytes),
-    ...new Array<number>(dataBytes).fill(0),
-  ];
-}
-
-export const wavBase64 = base64OfBytes(silentWav());
+export const wavBase64 = base64Of(wavOf(8 / 8000));
 
 export const imageUrl = 'https://example.com/images/cat.png';
 export const pdfUrl = 'https://example.com/docs/report.pdf';
