@@ -3,8 +3,8 @@ import type { ModelRequest } from '../../src/model/model-request';
 import { base64Of, pdfOf, wavOf } from '../helpers/media-samples';
 
 // Tiny real media for the adapter tests: a 1×1 PNG, a one-page PDF and a short silent WAV (made by
-// test/helpers/media-samples.ts), and a
-// rendered-looking request that carries them between text blocks as the renderer does.
+// test/helpers/media-samples.ts), and a rendered-looking request that carries them between text
+// blocks as the renderer does.
 
 /** A valid 1×1 RGBA PNG (IHDR, IDAT and IEND chunks with correct CRCs). */
 export const pngBase64 =
