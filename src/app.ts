@@ -10,6 +10,7 @@ import { requestIds } from './middleware/request-ids';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
+import { adminReceiptRoutes } from './routes/admin-receipts';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
@@ -70,7 +71,8 @@ export const app = new Hono<AppEnv>()
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
-  .route('/v1/admin', adminAuditProofRoutes);
+  .route('/v1/admin', adminAuditProofRoutes)
+  .route('/v1/admin', adminReceiptRoutes);
 
 for (const [path, allow] of allowedMethods(app.routes)) app.all(path, methodNotAllowed(allow));
 

@@ -17,9 +17,11 @@ export const healthBodySchema = z.strictObject({
   }),
 });
 
-export const tenantSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -');
+/** A tenant's name, as every key, budget and usage record writes it. */
+export const tenantPattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const tenantMessage = 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -';
+
+export const tenantSchema = z.string().regex(tenantPattern, tenantMessage);
 
 export const createKeySchema = z.strictObject({
   tenant: tenantSchema,
@@ -80,7 +82,7 @@ export const auditQuerySchema = z.strictObject({
 });
 
 /** A UTC day or an RFC 3339 timestamp (JSON Schema's `date` and `date-time`); a day as `to` includes the whole day. */
-const usageBound = () =>
+export const usageBound = () =>
   onTheWire(queryText().refine(isUsageBound, usageBoundMessage), {
     type: 'string',
     anyOf: [{ format: 'date' }, { format: 'date-time' }],
@@ -94,7 +96,7 @@ export const usageQuerySchema = z.strictObject({
   groupBy: queryList(usageGroups).optional(),
 });
 
-const usageTotals = {
+export const usageTotals = {
   requests: z.number().int(),
   errors: z.number().int(),
   inputTokens: z.number().int(),
