@@ -6,6 +6,8 @@ import {
   tenantsPageSchema,
   tenantsQuerySchema,
 } from '../contracts/admin-lists';
+import { modelStatusListSchema } from '../contracts/admin-models';
+import { adminUsageBodySchema, adminUsageQuerySchema } from '../contracts/admin-usage';
 import { encodeCursor } from '../contracts/list-cursor';
 import type { Operation } from './operation';
 
@@ -71,6 +73,88 @@ export const consoleOperations: Operation[] = [
           },
         ],
         next: null,
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/usage',
+    summary:
+      'Usage of every tenant (or of `tenant`), aggregated by `groupBy` (tenant, model, day; default tenant), from `from` (default: 30 days ago) to `to` (default: today), `from` not after `to`. Rows come in the order of their groups, at most `limit` a page (up to 10 000, 1000 when not given); `next` is the `cursor` of the next page; `totals` cover the whole range.',
+    security: { kind: 'admin' },
+    query: adminUsageQuerySchema,
+    status: 200,
+    response: adminUsageBodySchema,
+    example: {
+      response: {
+        tenant: null,
+        from: '2026-12-01',
+        to: '2026-12-31',
+        groupBy: ['tenant', 'model'],
+        rows: [
+          {
+            tenant: 'acme',
+            model: 'sim/fast',
+            requests: 3,
+            errors: 0,
+            inputTokens: 790,
+            outputTokens: 60,
+            costUsd: 0.0001,
+            avgLatencyMs: 11,
+            fallbacks: 0,
+          },
+        ],
+        totals: { requests: 3, errors: 0, inputTokens: 790, outputTokens: 60, costUsd: 0.0001 },
+        next: null,
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/models',
+    summary:
+      'Every catalog model with whether its provider is configured (and why not), its regions and prices, observed latency and error rate, and its circuit (closed, open until `retryAt`, or probing), read fresh from shared health.',
+    security: { kind: 'admin' },
+    status: 200,
+    response: modelStatusListSchema,
+    example: {
+      response: {
+        at: 1767225600123,
+        models: [
+          {
+            provider: 'openai',
+            kind: 'openai',
+            model: 'gpt-4.1-mini',
+            configured: false,
+            notConfiguredReason: 'provider openai has no key: set the OPENAI_API_KEY secret',
+            simulated: false,
+            regions: ['us'],
+            priceUsdPerMTok: { input: 0.4, output: 1.6, cacheRead: 0.1 },
+            latency: { catalog: { ttftMsP50: 400, ttftMsP90: 900, outputTokensPerSec: 90 }, observed: null },
+            health: { circuit: 'closed', circuitScope: 'model', retryAt: null, samples: 0, errorRate: 0 },
+          },
+          {
+            provider: 'sim',
+            kind: 'sim',
+            model: 'fast',
+            configured: true,
+            simulated: true,
+            regions: ['us', 'eu'],
+            priceUsdPerMTok: { input: 0.1, output: 0.4 },
+            latency: {
+              catalog: { ttftMsP50: 50, ttftMsP90: 120, outputTokensPerSec: 200 },
+              observed: { ttftMsP50: 9, ttftMsP90: 14 },
+            },
+            health: {
+              circuit: 'open',
+              circuitScope: 'model',
+              retryAt: 1767225630123,
+              samples: 12,
+              errorRate: 0.49,
+              lastErrorKind: 'overloaded',
+            },
+          },
+        ],
       },
     },
   },

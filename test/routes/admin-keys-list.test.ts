@@ -118,7 +118,13 @@ describe('GET /v1/admin/keys', () => {
 });
 
 describe('the console’s admin lists', () => {
-  const lists = ['/v1/admin/keys', '/v1/admin/tenants', '/v1/admin/receipts'];
+  const lists = [
+    '/v1/admin/keys',
+    '/v1/admin/tenants',
+    '/v1/admin/usage',
+    '/v1/admin/models',
+    '/v1/admin/receipts',
+  ];
 
   it.each(lists)('%s needs the admin token, as the other admin endpoints do', async (path) => {
     const missing = await call(path);
