@@ -14,6 +14,7 @@ import { adminModelRoutes } from './routes/admin-models';
 import { adminReceiptRoutes } from './routes/admin-receipts';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { adminUsageRoutes } from './routes/admin-usage';
+import { consolePageRoutes } from './routes/console-page';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
@@ -70,6 +71,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', logRoutes)
   .route('/', trustRoutes)
   .route('/', verifyPageRoutes)
+  .route('/', consolePageRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
