@@ -41,6 +41,7 @@ export const keysPageSchema = z.strictObject({
   keys: z.array(keyListingSchema),
   next: z.string().nullable(),
 });
+export type KeysPage = z.infer<typeof keysPageSchema>;
 
 export const tenantsQuerySchema = z.strictObject({
   limit: queryLimit().optional(),
@@ -67,6 +68,7 @@ export const tenantsPageSchema = z.strictObject({
   tenants: z.array(tenantListingSchema),
   next: z.string().nullable(),
 });
+export type TenantsPage = z.infer<typeof tenantsPageSchema>;
 
 export const receiptsQuerySchema = z.strictObject({
   tenant: queryTenant().optional(),
@@ -92,3 +94,4 @@ export const receiptsPageSchema = z.strictObject({
   receipts: z.array(receiptListingSchema),
   next: z.string().nullable(),
 });
+export type ReceiptsPage = z.infer<typeof receiptsPageSchema>;

@@ -45,3 +45,4 @@ export const adminUsageBodySchema = z.strictObject({
   totals: z.strictObject(usageTotals),
   next: z.string().nullable(),
 });
+export type AdminUsageBody = z.infer<typeof adminUsageBodySchema>;

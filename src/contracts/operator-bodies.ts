@@ -37,6 +37,7 @@ export const createdKeySchema = z.strictObject({
   scopes: z.array(z.enum(scopes)),
   rateLimitPerMinute: z.number().int().nullable(),
 });
+export type CreatedKey = z.infer<typeof createdKeySchema>;
 
 export const revokedKeySchema = z.strictObject({
   id: z.string(),
@@ -44,6 +45,7 @@ export const revokedKeySchema = z.strictObject({
   revoked: z.literal(true),
   revokedAt: z.number().int().nullable(),
 });
+export type RevokedKey = z.infer<typeof revokedKeySchema>;
 
 export const budgetChangeSchema = z.strictObject({
   /** The tenant's monthly spend cap in USD; null removes the cap. */
@@ -58,6 +60,7 @@ export const budgetStatusSchema = z.strictObject({
   reservedUsd: z.number(),
   remainingUsd: z.number().nullable(),
 });
+export type BudgetStatusBody = z.infer<typeof budgetStatusSchema>;
 
 export const auditRecordSchema = z.strictObject({
   seq: z.number().int().min(1),
@@ -75,6 +78,7 @@ export const auditPageSchema = z.strictObject({
   records: z.array(auditRecordSchema),
   next: z.number().int().nullable(),
 });
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const auditQuerySchema = z.strictObject({
   after: queryInteger(0).optional(),

@@ -1,5 +1,5 @@
-import { type KeyListing, keysPageSchema } from '../../src/contracts/admin-lists';
-import { createdKeySchema, revokedKeySchema } from '../../src/contracts/operator-bodies';
+import type { KeyListing, KeysPage } from '../../src/contracts/admin-lists';
+import type { CreatedKey, RevokedKey } from '../../src/contracts/operator-bodies';
 import { scopes } from '../../src/contracts/scopes';
 import { adminGet, adminSend, describeFailure } from './admin-api';
 import { el, emptyState, table } from './dom';
@@ -119,7 +119,7 @@ export function createKeysView(root: HTMLElement, changed: () => void): KeysView
     ]
       .filter(Boolean)
       .join('&');
-    const page = await adminGet(`/v1/admin/keys?${query}`, keysPageSchema);
+    const page = await adminGet<KeysPage>(`/v1/admin/keys?${query}`, ['keys', 'next']);
     rows = cursor === null ? page.keys : [...rows, ...page.keys];
     next = page.next;
     draw();
@@ -150,7 +150,10 @@ export function createKeysView(root: HTMLElement, changed: () => void): KeysView
     }
     const confirmed = target.getAttribute('data-confirm-revoke');
     if (confirmed !== null) {
-      adminSend('DELETE', `/v1/admin/keys/${encodeURIComponent(confirmed)}`, undefined, revokedKeySchema)
+      adminSend<RevokedKey>('DELETE', `/v1/admin/keys/${encodeURIComponent(confirmed)}`, undefined, [
+        'id',
+        'tenant',
+      ])
         .then(async (revoked) => {
           listStatus.textContent = `Revoked ${revoked.id} of ${revoked.tenant}.`;
           await load(null);
@@ -176,7 +179,7 @@ export function createKeysView(root: HTMLElement, changed: () => void): KeysView
       scopes: chosen,
       ...(rate === '' ? {} : { rateLimitPerMinute: Number(rate) }),
     };
-    adminSend('POST', '/v1/admin/keys', body, createdKeySchema)
+    adminSend<CreatedKey>('POST', '/v1/admin/keys', body, ['id', 'key', 'tenant'])
       .then(async (created) => {
         createStatus.textContent = `Created ${created.id} for ${created.tenant}.`;
         showSecretOnce(created.id, created.key);

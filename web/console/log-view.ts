@@ -1,10 +1,10 @@
 import type { AuditRecord } from '../../src/audit/audit-chain';
 import { verifyAuditHead } from '../../src/audit/verify-audit-head';
-import { type ReceiptListing, receiptsPageSchema } from '../../src/contracts/admin-lists';
-import { auditProofsSchema } from '../../src/contracts/audit-proofs';
-import { auditPageSchema } from '../../src/contracts/operator-bodies';
-import { checkpointBodySchema, type VerifyCheck } from '../../src/contracts/receipt-bodies';
-import { trustRootSchema } from '../../src/contracts/trust-root';
+import type { ReceiptListing, ReceiptsPage } from '../../src/contracts/admin-lists';
+import type { AuditProofs } from '../../src/contracts/audit-proofs';
+import type { AuditPage } from '../../src/contracts/operator-bodies';
+import type { CheckpointBody, VerifyCheck } from '../../src/contracts/receipt-bodies';
+import type { TrustRoot } from '../../src/contracts/trust-root';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
 import { adminGet, describeFailure, publicGet } from './admin-api';
 import { type Child, el, emptyState, table } from './dom';
@@ -37,10 +37,10 @@ async function auditRecords(): Promise<AuditRecord[]> {
   let after: number | null = 0;
   // The trail is read whole to check its chain; it grows only with administrative actions.
   for (let page = 0; after !== null && page < 200; page++) {
-    const answer: { records: unknown[]; next: number | null } = await adminGet(
-      `/v1/admin/audit?after=${after}&limit=1000`,
-      auditPageSchema,
-    );
+    const answer: AuditPage = await adminGet<AuditPage>(`/v1/admin/audit?after=${after}&limit=1000`, [
+      'records',
+      'next',
+    ]);
     records.push(...(answer.records as AuditRecord[]));
     after = answer.next;
   }
@@ -49,8 +49,8 @@ async function auditRecords(): Promise<AuditRecord[]> {
 
 async function logSection(): Promise<HTMLElement> {
   const [checkpoint, trustRoot, records] = await Promise.all([
-    publicGet('/v1/log/checkpoint', checkpointBodySchema),
-    publicGet('/v1/trust-root', trustRootSchema),
+    publicGet<CheckpointBody>('/v1/log/checkpoint', ['origin', 'treeSize', 'checkpoint']),
+    publicGet<TrustRoot>('/v1/trust-root', ['logs']),
     auditRecords(),
   ]);
   const pinned = trustRoot.logs.find((log) => log.origin === checkpoint.origin);
@@ -59,9 +59,9 @@ async function logSection(): Promise<HTMLElement> {
     : ({ ok: false, reason: `this Valve's trust root names no log ${checkpoint.origin}` } as const);
   const newest = records.at(-1)?.seq ?? 0;
   // The newest few records' proofs: the newest one a checkpoint already holds is the one checked.
-  const proofs = await adminGet(
+  const proofs = await adminGet<AuditProofs>(
     `/v1/admin/audit/proofs?after=${Math.max(0, newest - 5)}&limit=5`,
-    auditProofsSchema,
+    ['checkpoint', 'proofs'],
   );
   const audit = await verifyAuditHead(records, proofs, trustRoot);
   const checks: HTMLElement[] = [
@@ -165,9 +165,9 @@ export function createLogView(root: HTMLElement): { refresh(): Promise<void> } {
   let next: string | null = null;
 
   async function loadReceipts(cursor: string | null): Promise<void> {
-    const page = await adminGet(
+    const page = await adminGet<ReceiptsPage>(
       `/v1/admin/receipts?limit=${RECEIPTS}${cursor ? `&cursor=${cursor}` : ''}`,
-      receiptsPageSchema,
+      ['receipts', 'next'],
     );
     rows = cursor === null ? page.receipts : [...rows, ...page.receipts];
     next = page.next;

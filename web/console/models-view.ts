@@ -1,4 +1,4 @@
-import { type ModelStatus, modelStatusListSchema } from '../../src/contracts/admin-models';
+import type { ModelStatus, ModelStatusList } from '../../src/contracts/admin-models';
 import { adminGet, describeFailure } from './admin-api';
 import { type Child, el, emptyState, table } from './dom';
 import { percent, timeOfDay, untilTime } from './format';
@@ -33,7 +33,8 @@ function circuit(model: ModelStatus, now: number): Child {
 }
 
 export interface ModelsView {
-  start(): void;
+  /** Shows the models now and every few seconds after; resolves once the first answer is shown. */
+  start(): Promise<void>;
   stop(): void;
 }
 
@@ -55,7 +56,7 @@ export function createModelsView(root: HTMLElement): ModelsView {
 
   async function load(): Promise<void> {
     try {
-      const answer = await adminGet('/v1/admin/models', modelStatusListSchema);
+      const answer = await adminGet<ModelStatusList>('/v1/admin/models', ['at', 'models']);
       if (answer.models.length === 0) {
         list.replaceChildren(
           emptyState('The catalog lists no models. Set VALVE_CATALOG (see docs/operating.md).'),
@@ -103,9 +104,9 @@ export function createModelsView(root: HTMLElement): ModelsView {
 
   return {
     start() {
-      if (running) return;
+      if (running) return Promise.resolve();
       running = true;
-      void tick();
+      return tick();
     },
     stop() {
       running = false;

@@ -1,5 +1,5 @@
-import { type AdminUsageRow, adminUsageBodySchema } from '../../src/contracts/admin-usage';
-import { budgetStatusSchema } from '../../src/contracts/operator-bodies';
+import type { TenantListing, TenantsPage } from '../../src/contracts/admin-lists';
+import type { AdminUsageBody, AdminUsageRow } from '../../src/contracts/admin-usage';
 import { adminGet, allPages } from './admin-api';
 import { daysBetween } from './chart-scale';
 import { barChart, columnChart } from './charts';
@@ -24,11 +24,20 @@ interface Usage {
 async function usage(query: string): Promise<Usage> {
   let totals: Usage['totals'] = { requests: 0, errors: 0, costUsd: 0 };
   const { items } = await allPages(`/v1/admin/usage?${query}&limit=10000`, async (path) => {
-    const body = await adminGet(path, adminUsageBodySchema);
+    const body = await adminGet<AdminUsageBody>(path, ['rows', 'totals', 'next']);
     totals = body.totals;
     return { items: body.rows, next: body.next };
   });
   return { rows: items, totals };
+}
+
+/** Each tenant's monthly cap, from the tenants list (one request for up to 1000 tenants). */
+async function capsOfTenants(): Promise<Map<string, number | null>> {
+  const { items } = await allPages<TenantListing>('/v1/admin/tenants?limit=1000', async (path) => {
+    const page = await adminGet<TenantsPage>(path, ['tenants', 'next']);
+    return { items: page.tenants, next: page.next };
+  });
+  return new Map(items.map((tenant) => [tenant.tenant, tenant.capUsd]));
 }
 
 function tile(title: string, figures: Usage['totals']): HTMLElement {
@@ -79,12 +88,13 @@ export async function renderOverview(root: HTMLElement, now = Date.now()): Promi
   const today = utcDay(now);
   const first = `${today.slice(0, 7)}-01`;
   const month = `from=${first}&to=${today}`;
-  const [byDay, tenantsMonth, tenantsToday, modelsMonth, modelsToday] = await Promise.all([
+  const [byDay, tenantsMonth, tenantsToday, modelsMonth, modelsToday, caps] = await Promise.all([
     usage(`${month}&groupBy=day`),
     usage(`${month}&groupBy=tenant`),
     usage(`from=${today}&to=${today}&groupBy=tenant`),
     usage(`${month}&groupBy=model`),
     usage(`from=${today}&to=${today}&groupBy=model`),
+    capsOfTenants(),
   ]);
   const tiles = el(
     'div',
@@ -102,11 +112,6 @@ export async function renderOverview(root: HTMLElement, now = Date.now()): Promi
     return;
   }
   const top = [...tenantsMonth.rows].sort((a, b) => b.costUsd - a.costUsd).slice(0, TOP);
-  const budgets = await Promise.all(
-    top.map((row) =>
-      adminGet(`/v1/admin/tenants/${encodeURIComponent(row.tenant ?? '')}/budget`, budgetStatusSchema),
-    ),
-  );
   const spendByDay = new Map(byDay.rows.map((row) => [row.day ?? '', row.costUsd]));
   root.replaceChildren(
     tiles,
@@ -120,10 +125,10 @@ export async function renderOverview(root: HTMLElement, now = Date.now()): Promi
       ),
       barChart(
         `Top tenants this month against their caps`,
-        top.map((row, i) => ({
+        top.map((row) => ({
           label: row.tenant ?? '',
           value: row.costUsd,
-          cap: budgets[i]?.capUsd ?? null,
+          cap: caps.get(row.tenant ?? '') ?? null,
         })),
         usd,
       ),

@@ -1,5 +1,5 @@
-import { type TenantListing, tenantsPageSchema } from '../../src/contracts/admin-lists';
-import { budgetStatusSchema } from '../../src/contracts/operator-bodies';
+import type { TenantListing, TenantsPage } from '../../src/contracts/admin-lists';
+import type { BudgetStatusBody } from '../../src/contracts/operator-bodies';
 import { adminGet, adminSend, describeFailure } from './admin-api';
 import { type Child, el, emptyState, table } from './dom';
 import { count, usd } from './format';
@@ -99,9 +99,9 @@ export function createTenantsView(root: HTMLElement, showKeysOf: (tenant: string
   }
 
   async function load(cursor: string | null): Promise<void> {
-    const page = await adminGet(
+    const page = await adminGet<TenantsPage>(
       `/v1/admin/tenants?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`,
-      tenantsPageSchema,
+      ['tenants', 'next'],
     );
     rows = cursor === null ? page.tenants : [...rows, ...page.tenants];
     next = page.next;
@@ -129,11 +129,11 @@ export function createTenantsView(root: HTMLElement, showKeysOf: (tenant: string
       return;
     }
     try {
-      const budget = await adminSend(
+      const budget = await adminSend<BudgetStatusBody>(
         'PUT',
         `/v1/admin/tenants/${encodeURIComponent(tenant)}/budget`,
         { monthlyCapUsd },
-        budgetStatusSchema,
+        ['capUsd', 'spentUsd'],
       );
       status.textContent =
         budget.capUsd === null

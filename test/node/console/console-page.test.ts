@@ -292,6 +292,20 @@ describe.skipIf(!hasBrowser)('the console in headless Chromium', () => {
     expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(token);
   });
 
+  it('brings sign-in back, saying why, when a token the tab kept is no longer the admin token', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => sessionStorage.setItem('valve-console:admin-token', 'rotated-away'));
+    const stale = await context.newPage();
+    stale.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+    await stale.goto(`${harness.valve.url}/console`);
+    await expect
+      .poll(() => stale.locator('#signin-error').textContent())
+      .toContain('That admin token is not valid for this Valve');
+    expect(await stale.locator('#app').isHidden()).toBe(true);
+    expect(await stale.evaluate(() => sessionStorage.getItem('valve-console:admin-token'))).toBeNull();
+    await context.close();
+  });
+
   it('asked nothing of any origin but the Valve that served it', () => {
     expect(requestUrls.length).toBeGreaterThan(10);
     expect(requestUrls.filter((url) => !url.startsWith(`${harness.valve.url}/`))).toEqual([]);
