@@ -51,8 +51,7 @@ async function show(view: View): Promise<void> {
     if (view === 'overview') {
       const root = byId('view-overview');
       root.setAttribute('aria-busy', 'true');
-      await renderOverview(byId('overview'));
-      root.setAttribute('aria-busy', 'false');
+      await renderOverview(byId('overview')).finally(() => root.setAttribute('aria-busy', 'false'));
     }
     if (view === 'tenants') await Promise.all([tenants.refresh(), keys.refresh()]);
     if (view === 'log') await log.refresh();
@@ -73,6 +72,7 @@ function enter(): void {
 function leave(message: string): void {
   signOut();
   models.stop();
+  keys.forgetSecret();
   app.hidden = true;
   signInSection.hidden = false;
   signInError.textContent = message;
@@ -107,7 +107,11 @@ byId('signin-form').addEventListener('submit', (event) => {
   void tryToken(token, remember.checked);
 });
 
-byId('signout').addEventListener('click', () => leave(''));
+// Signing out forgets the token and starts the page afresh, so nothing of the session stays in it.
+byId('signout').addEventListener('click', () => {
+  signOut();
+  location.reload();
+});
 window.addEventListener('hashchange', () => {
   if (currentToken() !== undefined) void show(viewOf(location.hash));
 });

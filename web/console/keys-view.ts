@@ -13,6 +13,8 @@ const PAGE = 100;
 export interface KeysView {
   refresh(): Promise<void>;
   showTenant(tenant: string): Promise<void>;
+  /** Takes a new key's secret off the page, shown or not (on sign-out). */
+  forgetSecret(): void;
 }
 
 export function createKeysView(root: HTMLElement, changed: () => void): KeysView {
@@ -230,6 +232,10 @@ export function createKeysView(root: HTMLElement, changed: () => void): KeysView
   }
 
   return {
+    forgetSecret: () => {
+      secret.replaceChildren();
+      secret.hidden = true;
+    },
     refresh: () => load(null),
     showTenant: (name) => {
       tenant = name;

@@ -280,8 +280,11 @@ describe.skipIf(!hasBrowser)('the console in headless Chromium', () => {
     expect(await page.evaluate(() => document.cookie)).toBe('');
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
     expect(stored).not.toContain(token);
-    // Asked to, it keeps the token for this tab only, and forgets it on sign-out.
+    // Signing out leaves nothing of the session on the page.
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.locator('#signin').isVisible()).toBe(true);
+    expect(await page.content()).not.toContain('made-in-console');
+    // Asked to, it keeps the token for this tab only, and forgets it on sign-out.
     await page.locator('#remember').check();
     await signIn(page, token);
     await expect.poll(() => page.evaluate(() => document.body.dataset.shown)).toBeDefined();
