@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
-import { buildVerifyPage } from './scripts/build-verify-page.js';
+import { buildPages } from './scripts/build-pages.js';
 
 // Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
 function pkcs8Ed25519(): string {
@@ -10,8 +10,9 @@ function pkcs8Ed25519(): string {
 }
 
 const migrations = await readD1Migrations('migrations');
-// The Worker serves the browser verifier from a generated module; build it before any test imports it.
-await buildVerifyPage();
+// The Worker serves the browser verifier and the console from generated modules; build them before any
+// test imports them.
+await buildPages();
 
 export default defineConfig({
   test: {

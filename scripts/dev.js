@@ -129,6 +129,7 @@ function banner(/** @type {string} */ url, /** @type {string} */ key, /** @type 
       -d '${body}'
 
   Verify a receipt in the browser:  ${url}/verify
+  The operator's console:           ${url}/console   (sign in with ADMIN_TOKEN from ${devVarsPath})
 `);
 }
 

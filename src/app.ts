@@ -10,7 +10,11 @@ import { requestIds } from './middleware/request-ids';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
+import { adminModelRoutes } from './routes/admin-models';
+import { adminReceiptRoutes } from './routes/admin-receipts';
 import { adminTenantRoutes } from './routes/admin-tenants';
+import { adminUsageRoutes } from './routes/admin-usage';
+import { consolePageRoutes } from './routes/console-page';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
@@ -75,10 +79,14 @@ export const app = new Hono<AppEnv>()
   .route('/v1', logRoutes)
   .route('/', trustRoutes)
   .route('/', verifyPageRoutes)
+  .route('/', consolePageRoutes)
   .route('/v1/admin', adminKeyRoutes)
   .route('/v1/admin', adminTenantRoutes)
   .route('/v1/admin', adminAuditRoutes)
-  .route('/v1/admin', adminAuditProofRoutes);
+  .route('/v1/admin', adminAuditProofRoutes)
+  .route('/v1/admin', adminUsageRoutes)
+  .route('/v1/admin', adminModelRoutes)
+  .route('/v1/admin', adminReceiptRoutes);
 
 for (const [path, allow] of allowedMethods(app.routes)) app.all(path, methodNotAllowed(allow));
 

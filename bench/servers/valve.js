@@ -7,8 +7,9 @@
 //
 // Usage: node bench/servers/valve.js --bundle=<dir with index.js> --upstream=<url> [--inspector-port=N]
 //   [--entry] [--strip] (Miniflare's entry worker before the Worker, its strip-cf-connecting-ip worker after)
-// Prints one line `{"url", "key", "cappedKey", "supervisorPid"}` once the worker answers and the API
-// keys exist: `key` for tenant `bench` (no cap), `cappedKey` for `bench-capped` (a monthly cap).
+// Prints one line `{"url", "key", "cappedKey", "adminToken", "supervisorPid"}` once the worker answers
+// and the API keys exist: `key` for tenant `bench` (no cap), `cappedKey` for `bench-capped` (a monthly
+// cap), `adminToken` for the admin API (bench/console-load.js seeds through it).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,7 +114,9 @@ try {
     body: JSON.stringify({ monthlyCapUsd: 1_000_000 }),
   });
   if (cap.status !== 200) throw new Error(`setting the budget failed: ${cap.status} ${await cap.text()}`);
-  process.stdout.write(`${JSON.stringify({ url, key, cappedKey, supervisorPid: process.pid })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ url, key, cappedKey, adminToken, supervisorPid: process.pid })}\n`,
+  );
 } catch (error) {
   console.error(`valve: ${error instanceof Error ? error.stack : String(error)}`);
   await stop();

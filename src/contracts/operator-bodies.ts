@@ -17,9 +17,11 @@ export const healthBodySchema = z.strictObject({
   }),
 });
 
-export const tenantSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -');
+/** A tenant's name, as every key, budget and usage record writes it. */
+export const tenantPattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const tenantMessage = 'must be 1–64 characters of A–Z, a–z, 0–9, _ . -';
+
+export const tenantSchema = z.string().regex(tenantPattern, tenantMessage);
 
 export const createKeySchema = z.strictObject({
   tenant: tenantSchema,
@@ -35,6 +37,7 @@ export const createdKeySchema = z.strictObject({
   scopes: z.array(z.enum(scopes)),
   rateLimitPerMinute: z.number().int().nullable(),
 });
+export type CreatedKey = z.infer<typeof createdKeySchema>;
 
 export const revokedKeySchema = z.strictObject({
   id: z.string(),
@@ -42,6 +45,7 @@ export const revokedKeySchema = z.strictObject({
   revoked: z.literal(true),
   revokedAt: z.number().int().nullable(),
 });
+export type RevokedKey = z.infer<typeof revokedKeySchema>;
 
 export const budgetChangeSchema = z.strictObject({
   /** The tenant's monthly spend cap in USD; null removes the cap. */
@@ -56,6 +60,7 @@ export const budgetStatusSchema = z.strictObject({
   reservedUsd: z.number(),
   remainingUsd: z.number().nullable(),
 });
+export type BudgetStatusBody = z.infer<typeof budgetStatusSchema>;
 
 export const auditRecordSchema = z.strictObject({
   seq: z.number().int().min(1),
@@ -73,6 +78,7 @@ export const auditPageSchema = z.strictObject({
   records: z.array(auditRecordSchema),
   next: z.number().int().nullable(),
 });
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const auditQuerySchema = z.strictObject({
   after: queryInteger(0).optional(),
@@ -80,7 +86,7 @@ export const auditQuerySchema = z.strictObject({
 });
 
 /** A UTC day or an RFC 3339 timestamp (JSON Schema's `date` and `date-time`); a day as `to` includes the whole day. */
-const usageBound = () =>
+export const usageBound = () =>
   onTheWire(queryText().refine(isUsageBound, usageBoundMessage), {
     type: 'string',
     anyOf: [{ format: 'date' }, { format: 'date-time' }],
@@ -94,7 +100,7 @@ export const usageQuerySchema = z.strictObject({
   groupBy: queryList(usageGroups).optional(),
 });
 
-const usageTotals = {
+export const usageTotals = {
   requests: z.number().int(),
   errors: z.number().int(),
   inputTokens: z.number().int(),

@@ -127,6 +127,7 @@ export const checkpointBodySchema = z.strictObject({
   /** The C2SP signed note, verbatim. */
   checkpoint: z.string(),
 });
+export type CheckpointBody = z.infer<typeof checkpointBodySchema>;
 
 export const inclusionQuerySchema = z.strictObject({
   index: queryInteger(0),

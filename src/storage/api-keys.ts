@@ -71,3 +71,40 @@ export async function revokeApiKey(db: D1Database, id: string, at: number): Prom
     .first<RawRow>();
   return row ? fromRaw(row) : null;
 }
+
+/** A key as the console lists it: never its hash. */
+export interface ListedKey extends ApiKeyRow {
+  /** The newest usage record's time; null when no request has used the key. */
+  lastUsedAt: number | null;
+}
+
+/**
+ * Keys newest first (creation time, then id), of one tenant or all, after a place in that order;
+ * `limit` rows. The secret's hash is never selected.
+ */
+export async function listApiKeys(
+  db: D1Database,
+  query: { tenant?: string; after?: readonly [number, string]; limit: number },
+): Promise<ListedKey[]> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (query.tenant !== undefined) {
+    where.push('k.tenant = ?');
+    values.push(query.tenant);
+  }
+  if (query.after !== undefined) {
+    where.push('(k.created_at, k.id) < (?, ?)');
+    values.push(...query.after);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT k.id, k.tenant, k.scopes, k.created_at, k.revoked_at, k.rate_limit_per_minute,
+              (SELECT u.created_at FROM usage_records u WHERE u.key_id = k.id
+               ORDER BY u.created_at DESC LIMIT 1) AS last_used_at
+       FROM api_keys k ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY k.created_at DESC, k.id DESC LIMIT ?`,
+    )
+    .bind(...values, query.limit)
+    .all<RawRow & { last_used_at: number | null }>();
+  return results.map((row) => ({ ...fromRaw(row), lastUsedAt: row.last_used_at }));
+}

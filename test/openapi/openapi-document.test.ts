@@ -9,12 +9,13 @@ type JsonObject = Record<string, unknown>;
 const document = buildOpenApiDocument('test');
 const paths = document.paths as Record<string, Record<string, JsonObject>>;
 
-/** The documentation and the browser verifier are pages for people, not API operations. */
+/** The documentation, the browser verifier and the console are pages for people, not API operations. */
 const documentationRoutes = new Set([
   'get /openapi.json',
   'get /docs',
   'get /verify',
   'get /verify/valve-verify.html',
+  'get /console',
 ]);
 
 /** The app's own routes with a concrete handler (not middleware, not the 405 fallbacks), as OpenAPI templates. */

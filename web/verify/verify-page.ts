@@ -109,6 +109,19 @@ async function verify(): Promise<void> {
   });
   showReport(renderReport(report));
   showHeld();
+  if (wanted !== undefined && report.receiptId !== null && report.receiptId !== wanted) {
+    $('receipt-wanted').textContent = `This bundle is for receipt ${report.receiptId}, not ${wanted}.`;
+  }
+}
+
+/** The receipt a link asked about (`/verify#receipt=<id>`, as the console links its receipts), if any. */
+const wanted = /^#receipt=([0-9a-f-]{36})$/.exec(location.hash)?.[1];
+
+function showWanted(): void {
+  if (wanted === undefined) return;
+  const note = $('receipt-wanted');
+  note.textContent = `Receipt ${wanted}: paste the disclosure bundle its caller wrote with valve-verify disclose. Valve keeps the receipt, not the content or the salt a disclosure needs.`;
+  note.hidden = false;
 }
 
 function readDropped(file: File | undefined): void {
@@ -172,6 +185,7 @@ function wire(): void {
     }
   }
   showHeld();
+  showWanted();
 }
 
 wire();

@@ -5,7 +5,8 @@ import { type NpmStart, printedKeyAndUrl, startNpmStart } from '../helpers/start
 
 // `npm start` (scripts/dev.js) on a free port with its own state folder and .dev.vars: it prints a key
 // and a curl line that work on the first request, serves from one workerd (the deploy bundle, no
-// `wrangler dev` proxy in front), keeps its state where `wrangler dev` keeps it, and exits 0 on Ctrl-C.
+// `wrangler dev` proxy in front), keeps its state where `wrangler dev` keeps it, prints where its console is and
+// which file holds the token to sign in with, and exits 0 on Ctrl-C.
 
 let started: NpmStart;
 
@@ -58,6 +59,21 @@ describe('npm start', () => {
     // The layout `wrangler dev --persist-to` and `wrangler d1 … --local` use.
     expect(existsSync(join(work, 'state', 'v3', 'd1'))).toBe(true);
     expect(existsSync(join(work, 'state', 'v3', 'do', 'valve-ReceiptLog'))).toBe(true);
+
+    // The console it prints, signed in with the ADMIN_TOKEN of the .dev.vars it names.
+    const [, consoleUrl, devVars] =
+      /The operator's console:\s+(\S+)\s+\(sign in with ADMIN_TOKEN from (\S+)\)/.exec(started.output()) ??
+      [];
+    const page = await fetch(consoleUrl as string);
+    expect([page.status, (await page.text()).includes('<title>Valve console</title>')]).toEqual([200, true]);
+    const token = /^ADMIN_TOKEN=(.+)$/m.exec(readFileSync(devVars as string, 'utf8'))?.[1];
+    const tenants = await fetch(new URL('/v1/admin/tenants', consoleUrl), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(tenants.status).toBe(200);
+    expect(
+      ((await tenants.json()) as { tenants: { tenant: string }[] }).tenants.map((t) => t.tenant),
+    ).toContain('dev');
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');

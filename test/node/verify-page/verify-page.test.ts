@@ -279,6 +279,25 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
     await offline.close();
   });
 
+  it('names the receipt a link from the console asks about, and says when a bundle is for another', async () => {
+    const other = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
+    for (const [id, mismatch] of [
+      [response.receiptId, false],
+      [other, true],
+    ] as const) {
+      const linked = await openPage(`${valve.url}/verify#receipt=${id}`);
+      const note = linked.locator('#receipt-wanted');
+      expect(await note.textContent()).toContain(`Receipt ${id}: paste the disclosure bundle`);
+      await linked.getByRole('button', { name: 'Fetch and pin the trust root of this Valve' }).click();
+      await expect.poll(() => linked.locator('#root-status').textContent()).toContain('Pinned');
+      expect((await verifyInPage(linked, full, 'e2e')).verdict).toBe('verified');
+      const said = await note.textContent();
+      if (mismatch) expect(said).toBe(`This bundle is for receipt ${response.receiptId}, not ${other}.`);
+      else expect(said).toContain(`Receipt ${id}: paste`);
+      await linked.close();
+    }
+  });
+
   it('raised no Content-Security-Policy violation on any page', () => {
     expect(cspViolations).toEqual([]);
   });
