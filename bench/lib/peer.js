@@ -63,7 +63,7 @@ export async function startPeer(install, preload) {
     {
       cwd: install.dir,
       env: { ...process.env, NODE_ENV: 'production' },
-      timeoutMs: 30_000,
+      timeoutMs: 90_000,
       probe: async () => (await fetch(`${url}/`)).ok,
     },
   );
