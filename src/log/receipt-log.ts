@@ -17,7 +17,7 @@ import {
   recordClaimed,
   registerToken,
 } from './log-claims';
-import { originOfObject } from './log-shards';
+import { originOfObject, parseLogOrigin, parseShardPolicy, type ShardPolicy, shardFor } from './log-shards';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
 import { createNoteSigner, type NoteSigner } from './signed-note';
@@ -50,6 +50,25 @@ export function logOriginOf(env: { LOG_ORIGIN?: string }): string {
   return textSetting(env, 'LOG_ORIGIN');
 }
 
+/** `LOG_SHARDS`, parsed; a value that is no policy is a deployment error, never silently `single`. */
+export function shardPolicyOf(env: { LOG_SHARDS?: string }): ShardPolicy {
+  const text = textSetting(env, 'LOG_SHARDS');
+  const policy = parseShardPolicy(text);
+  if (policy === null) {
+    throw new Error('LOG_SHARDS must be single, tenant-groups:<n> (1 to 256) or monthly');
+  }
+  return policy;
+}
+
+/** The origin of the shard a receipt of `tenant` issued at `atMs` is appended to. */
+export function logOriginFor(
+  env: { LOG_ORIGIN?: string; LOG_SHARDS?: string },
+  tenant: string,
+  atMs: number,
+): string {
+  return shardFor(shardPolicyOf(env), logOriginOf(env), { tenant, atMs });
+}
+
 /**
  * One shard of the append-only log (RFC 6962 tree, C2SP checkpoints), named by its origin (the object's
  * name, see log-shards.ts). Appends that arrive while a batch is being signed, or within a busy log's
@@ -69,6 +88,8 @@ export class ReceiptLog extends DurableObject<Env> {
   /** Claimed appends on their way in, by (tenant, receiptId): a registration or a rival waits for them. */
   private readonly claimsInFlight = new Map<string, Promise<unknown>>();
   private lastClaimPurge = 0;
+  /** A shard other than the deployment's own log registers with it before its first batch here. */
+  private registered: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,6 +102,8 @@ export class ReceiptLog extends DurableObject<Env> {
       'CREATE TABLE IF NOT EXISTS log_once (leaf BLOB PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID',
     );
     createClaimsTable(ctx.storage.sql);
+    // The registry of shards: kept by the deployment's own log object, empty in every other.
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS log_shards (origin TEXT PRIMARY KEY) WITHOUT ROWID');
     const row = ctx.storage.sql
       .exec<{ size: number; note: string }>(
         'SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1',
@@ -192,6 +215,46 @@ export class ReceiptLog extends DurableObject<Env> {
     markSaved(this.ctx.storage.sql, claim.tenant, claim.rid);
   }
 
+  /**
+   * On the deployment's own log: records that shard `origin` holds entries, so trust roots list it.
+   * False, and nothing recorded, for an origin on another host.
+   */
+  registerShard(origin: string): boolean {
+    const own = parseLogOrigin(this.origin);
+    if (own === null || parseLogOrigin(origin)?.host !== own.host) return false;
+    if (origin !== this.origin) {
+      this.ctx.storage.sql.exec('INSERT OR IGNORE INTO log_shards (origin) VALUES (?)', origin);
+    }
+    return true;
+  }
+
+  /** On the deployment's own log: every shard that registered, sorted. */
+  shards(): string[] {
+    return this.ctx.storage.sql
+      .exec<{ origin: string }>('SELECT origin FROM log_shards ORDER BY origin')
+      .toArray()
+      .map((row) => row.origin);
+  }
+
+  /**
+   * Before a shard's first batch in this object's life, its origin is registered with the deployment's
+   * own log, so no entry is ever in a shard the trust root might not list. The deployment's own log,
+   * and objects named otherwise (tests, benches), skip it: the default deployment makes no extra call.
+   */
+  private registerOnce(): Promise<void> {
+    const base = logOriginOf(this.env);
+    if (this.origin === base) return Promise.resolve();
+    this.registered ??= this.env.RECEIPT_LOG.getByName(base)
+      .registerShard(this.origin)
+      .then((ok) => {
+        if (!ok) throw new Error(`${this.origin} could not register with ${base}`);
+      });
+    this.registered.catch(() => {
+      this.registered = undefined;
+    });
+    return this.registered;
+  }
+
   private onceIndexOf(leaf: Uint8Array): number | undefined {
     return this.ctx.storage.sql
       .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
@@ -258,6 +321,7 @@ export class ReceiptLog extends DurableObject<Env> {
     const startSize = this.tree.size;
     try {
       const signer = await this.signerOf();
+      await this.registerOnce();
       const indices = batch.map((w) => this.tree.append(leafHash(w.entry)));
       const checkpoint: Checkpoint = {
         origin: this.origin,
