@@ -14,6 +14,7 @@ import { adminTenantRoutes } from './routes/admin-tenants';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
+import { logTileRoutes } from './routes/log-tiles';
 import { allowedMethods, methodNotAllowed } from './routes/method-not-allowed';
 import { modelRoutes } from './routes/models';
 import { openaiErrorResponse, openaiRoutes } from './routes/openai';
@@ -73,6 +74,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
   .route('/v1', logRoutes)
+  .route('/', logTileRoutes)
   .route('/', trustRoutes)
   .route('/', verifyPageRoutes)
   .route('/v1/admin', adminKeyRoutes)

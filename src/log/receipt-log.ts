@@ -22,6 +22,7 @@ import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
 import { createNoteSigner, type NoteSigner } from './signed-note';
 import { SqlNodeStore } from './sql-node-store';
+import { TILE_WIDTH } from './tile-path';
 import { formatTlogProof } from './tlog-proof';
 
 /** What an append answers: the entry's index and its C2SP tlog-proof, which ends in the new checkpoint. */
@@ -37,6 +38,41 @@ export interface LogProofHashes {
 function checkEntry(entry: unknown): asserts entry is Uint8Array {
   if (!(entry instanceof Uint8Array) || entry.length !== 32) {
     throw new TypeError('a log entry is a 32-byte hash');
+  }
+}
+
+function validTile(level: number, index: number, width: number): boolean {
+  return (
+    Number.isSafeInteger(level) &&
+    level >= 0 &&
+    Number.isSafeInteger(index) &&
+    index >= 0 &&
+    Number.isInteger(width) &&
+    width >= 1 &&
+    width <= TILE_WIDTH
+  );
+}
+
+function concatHashes(hashes: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(hashes.length * 32);
+  hashes.forEach((hash, i) => {
+    out.set(hash, i * 32);
+  });
+  return out;
+}
+
+// A statement takes at most 100 bound parameters in a Durable Object's SQLite.
+const ENTRIES_PER_INSERT = 48;
+
+/** The batch's entries at indices from `first`, in as few statements as the parameter limit allows. */
+function insertEntries(sql: SqlStorage, first: number, batch: readonly { entry: Uint8Array }[]): void {
+  for (let at = 0; at < batch.length; at += ENTRIES_PER_INSERT) {
+    const chunk = batch.slice(at, at + ENTRIES_PER_INSERT);
+    const values = chunk.flatMap((waiter, i) => [first + at + i, waiter.entry]);
+    sql.exec(
+      `INSERT INTO log_entries (idx, entry) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+      ...values,
+    );
   }
 }
 
@@ -102,6 +138,10 @@ export class ReceiptLog extends DurableObject<Env> {
       'CREATE TABLE IF NOT EXISTS log_once (leaf BLOB PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID',
     );
     createClaimsTable(ctx.storage.sql);
+    // Each entry as appended, for C2SP entry bundles (a log begun before this table serves none of its earlier ones).
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS log_entries (idx INTEGER PRIMARY KEY, entry BLOB NOT NULL)',
+    );
     // The registry of shards: kept by the deployment's own log object, empty in every other.
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS log_shards (origin TEXT PRIMARY KEY) WITHOUT ROWID');
     const row = ctx.storage.sql
@@ -285,6 +325,40 @@ export class ReceiptLog extends DurableObject<Env> {
     return this.latest?.size ?? 0;
   }
 
+  /**
+   * The C2SP hash tile (level, index) of `width` hashes, or null unless the latest checkpoint's tree
+   * holds all of them. Level l's hashes are the tree's complete subtrees of 256^l leaves.
+   */
+  tile(level: number, index: number, width: number): Uint8Array | null {
+    const size = this.size();
+    if (!validTile(level, index, width) || level > 63) return null;
+    const complete = Math.floor(size / TILE_WIDTH ** level);
+    if (index * TILE_WIDTH + width > complete) return null;
+    return concatHashes(this.tree.nodes(8 * level, index * TILE_WIDTH, width));
+  }
+
+  /** The C2SP entry bundle `index` of `width` entries (uint16 length, then the 32-byte entry), or null. */
+  entryBundle(index: number, width: number): Uint8Array | null {
+    if (!validTile(0, index, width) || index * TILE_WIDTH + width > this.size()) return null;
+    const start = index * TILE_WIDTH;
+    const rows = this.ctx.storage.sql
+      .exec<{ entry: ArrayBuffer }>(
+        'SELECT entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
+        start,
+        start + width,
+      )
+      .toArray();
+    if (rows.length !== width) return null;
+    const out = new Uint8Array(width * 34);
+    rows.forEach((row, i) => {
+      const entry = new Uint8Array(row.entry);
+      out[i * 34] = entry.length >> 8;
+      out[i * 34 + 1] = entry.length & 0xff;
+      out.set(entry, i * 34 + 2);
+    });
+    return out;
+  }
+
   inclusion(index: number, size: number): LogProofHashes | null {
     if (!this.inRange(size) || !Number.isSafeInteger(index) || index < 0 || index >= size) return null;
     return { hashes: this.tree.inclusionProof(index, size).map(encodeBase64) };
@@ -338,6 +412,7 @@ export class ReceiptLog extends DurableObject<Env> {
           checkpoint.size,
           note,
         );
+        insertEntries(this.ctx.storage.sql, startSize, batch);
         batch.forEach((waiter, i) => {
           if (waiter.once) {
             this.ctx.storage.sql.exec(

@@ -75,11 +75,21 @@ async function loadServiceKeys(env: ServiceKeysEnv, logOrigin: string): Promise<
   };
 }
 
+/** Where a shard's tiles are served: its origin's path (`/log/<shard>`) on the deployment's issuer URL. */
+export function tilesPrefixOf(issuer: string, origin: string): string | undefined {
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) return undefined;
+  return new URL(origin.slice(origin.indexOf('/')), issuer).href;
+}
+
 /** The trust root listing `origins` (the deployment's shards), each with its verifier key. */
 export function trustRootListing(keys: ServiceKeys, origins: readonly string[]): TrustRoot {
   return {
     ...keys.trustRoot,
-    logs: origins.map((origin) => ({ origin, verifierKey: formatVerifierKey(origin, keys.logPublicKey) })),
+    logs: origins.map((origin) => ({
+      origin,
+      verifierKey: formatVerifierKey(origin, keys.logPublicKey),
+      ...(tilesPrefixOf(keys.issuer, origin) !== undefined && { tiles: tilesPrefixOf(keys.issuer, origin) }),
+    })),
   };
 }
 

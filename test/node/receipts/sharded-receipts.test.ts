@@ -1,7 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyCheckpoint } from '../../../src/log/checkpoint';
+import { sizeAndRoot, TileReader } from '../../log/tile-reader';
 import { applyMigrations, type RunningValve, startValve } from '../helpers/start-valve';
 import { runCli } from './run-cli';
 import { discloseAll, logKeys, request, save } from './two-bundles';
@@ -116,6 +119,40 @@ describe('a deployment with LOG_SHARDS=tenant-groups:4', () => {
     const result = await verify(`${tenant}-second.json`, '--fetch', valve.url);
     expect(result.stdout).toContain('consistent from');
     expect(result.code).toBe(0);
+  });
+
+  it('verifies every receipt from its shard’s tiles alone, read by an independent client', async () => {
+    const root = (await (await fetch(`${valve.url}/v1/trust-root`)).json()) as {
+      logs: { origin: string; verifierKey: string; tiles: string }[];
+    };
+    // The trust root's prefixes name the deployment's public URL; this Valve listens locally.
+    const local = (url: string) => `${valve.url}${new URL(url).pathname}`;
+    const get = async (url: string) => {
+      const res = await fetch(local(url));
+      return res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
+    };
+    for (const tenant of tenants) {
+      const bundle = JSON.parse(readFileSync(join(dir, `${tenant}.json`), 'utf8')) as {
+        jws: string;
+        proof: string;
+      };
+      const log = root.logs.find((l) => l.origin === origins.get(tenant));
+      if (log === undefined) throw new Error(`no ${origins.get(tenant)} in the trust root`);
+      const note = await (await fetch(local(`${log.tiles}/checkpoint`))).text();
+      expect((await verifyCheckpoint(note, log)).ok).toBe(true);
+      const { size, root: signedRoot } = sizeAndRoot(note);
+      const reader = new TileReader(log.tiles, size, get);
+      await reader.checkRoot(signedRoot);
+      // receipt-format.md §9.1: E = SHA-256("valve-receipt/v1/entry" || 0x00 || JWS payload bytes).
+      const payload = Buffer.from(bundle.jws.split('.')[1] as string, 'base64url');
+      const entry = createHash('sha256')
+        .update('valve-receipt/v1/entry')
+        .update(Buffer.from([0]))
+        .update(payload)
+        .digest();
+      const index = Number(/\nindex (\d+)\n/.exec(`\n${bundle.proof}`)?.[1]);
+      expect(Buffer.from(await reader.entry(index)).equals(entry)).toBe(true);
+    }
   });
 
   it('keeps the shard in the receipt’s stored row: GET /v1/receipts/{id} proves it in its shard', async () => {
