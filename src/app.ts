@@ -18,6 +18,7 @@ import { consolePageRoutes } from './routes/console-page';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { logRoutes } from './routes/log';
+import { logTileRoutes } from './routes/log-tiles';
 import { allowedMethods, methodNotAllowed } from './routes/method-not-allowed';
 import { modelRoutes } from './routes/models';
 import { openaiErrorResponse, openaiRoutes } from './routes/openai';
@@ -77,6 +78,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
   .route('/v1', logRoutes)
+  .route('/', logTileRoutes)
   .route('/', trustRoutes)
   .route('/', verifyPageRoutes)
   .route('/', consolePageRoutes)

@@ -28,6 +28,7 @@ export const settings = {
   PROVIDER_CIRCUIT_COOLDOWN_MS: { kind: 'count', default: 120_000 },
   VALVE_ISSUER: { kind: 'text', default: 'https://valve.local' },
   LOG_ORIGIN: { kind: 'text', default: 'valve.local/log/0' },
+  LOG_SHARDS: { kind: 'text', default: 'single' },
   RECEIPT_KEY_HISTORY: { kind: 'text' },
 } as const satisfies Record<string, Setting>;
 

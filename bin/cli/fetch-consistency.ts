@@ -11,8 +11,9 @@ import {
 // URL is the Valve that serves the log (`https://valve.example`) or its log path (`…/v1/log`). What
 // comes back is only a proof: it is checked against the two signed checkpoints, never trusted.
 
-export function consistencyUrl(logUrl: string, from: number, to: number): string {
-  return `${logPath(logUrl)}/consistency?from=${from}&to=${to}`;
+/** The log's shard `origin` is named in every request, so a sharded Valve answers for the right one. */
+export function consistencyUrl(logUrl: string, origin: string, from: number, to: number): string {
+  return `${logPath(logUrl)}/consistency?from=${from}&to=${to}&origin=${encodeURIComponent(origin)}`;
 }
 
 function logPath(logUrl: string): string {
@@ -31,13 +32,13 @@ export function fetchConsistencyFrom(
   return async (origin, from, to) => {
     // Only the log the bundle names may answer: a proof from another log (a wrong URL, a staging
     // Valve) would not verify, so a mismatch is named at once.
-    const checkpointUrl = `${logPath(logUrl)}/checkpoint`;
+    const checkpointUrl = `${logPath(logUrl)}/checkpoint?origin=${encodeURIComponent(origin)}`;
     const served = originField(await fetchLogJson(checkpointUrl, limits));
     if (served !== origin) {
       const named = typeof served === 'string' ? quoteServerText(served) : 'of no origin';
       throw new Error(`${logUrl} serves the log ${named}, not ${origin}`);
     }
-    const url = consistencyUrl(logUrl, from, to);
+    const url = consistencyUrl(logUrl, origin, from, to);
     const body = consistencyBodySchema.safeParse(await fetchLogJson(url, limits));
     if (!body.success) throw new Error(`${url} did not answer a consistency proof`);
     if (body.data.from !== from || body.data.to !== to) {

@@ -129,15 +129,28 @@ export const checkpointBodySchema = z.strictObject({
 });
 export type CheckpointBody = z.infer<typeof checkpointBodySchema>;
 
+/** A log shard's origin, `<host>/log/<shard>`; omitted, the deployment's own log (LOG_ORIGIN). */
+export const logOriginQuery = () =>
+  queryText()
+    .regex(
+      /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?\/log\/[A-Za-z0-9._-]{1,64}$/,
+      'must be a log origin, <host>/log/<shard>',
+    )
+    .optional();
+
+export const checkpointQuerySchema = z.strictObject({ origin: logOriginQuery() });
+
 export const inclusionQuerySchema = z.strictObject({
   index: queryInteger(0),
   size: queryInteger(1),
+  origin: logOriginQuery(),
 });
 
 /** Sizes of the log's tree; a proof from size 0 is not defined (RFC 9162 §2.1.4). */
 export const consistencyQuerySchema = z.strictObject({
   from: queryInteger(1),
   to: queryInteger(1),
+  origin: logOriginQuery(),
 });
 
 export const inclusionBodySchema = z.strictObject({

@@ -23,6 +23,8 @@ export const trustedLogSchema = z.strictObject({
   origin: z.string().min(1),
   /** C2SP signed-note verifier key: name+hash+base64(0x01 || public key). */
   verifierKey: z.string().min(1),
+  /** The URL prefix of the shard's C2SP tlog-tiles: `<prefix>/checkpoint`, `<prefix>/tile/…`. */
+  tiles: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export const trustRootSchema = z.strictObject({

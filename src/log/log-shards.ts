@@ -4,8 +4,9 @@
 // origin is the checkpoint's first line and the note's key name, so every proof says, under the log's
 // signature, which shard its entry is in, and an auditor keys what it holds by origin.
 //
-// A deployment writes one shard today (`LOG_ORIGIN`, policy `single`); the policies below are what a
-// sharded deployment would use to pick the shard of an entry and the shards its trust root lists.
+// `LOG_SHARDS` picks the policy: `single` writes `LOG_ORIGIN` alone (the default), the others pick the
+// shard of each receipt below. Every shard that takes an entry registers itself with the deployment's
+// own log object (receipt-log.ts), so the trust root lists it forever, whatever the policy becomes.
 
 const ORIGIN = /^([A-Za-z0-9.-]+(?::[0-9]{1,5})?)\/log\/([A-Za-z0-9._-]{1,64})$/;
 const SHARD = /^[A-Za-z0-9._-]{1,64}$/;
@@ -87,4 +88,35 @@ export function originOfObject(name: string | undefined, deploymentOrigin: strin
   const own = parseLogOrigin(name);
   const deployment = parseLogOrigin(deploymentOrigin);
   return own !== null && deployment !== null && own.host === deployment.host ? name : deploymentOrigin;
+}
+
+/** The largest `tenant-groups:<n>`: more groups than this is more objects than a trust root should list. */
+export const MAX_TENANT_GROUPS = 256;
+
+/** `LOG_SHARDS`: `single`, `tenant-groups:<n>` (1 to 256) or `monthly`; anything else is null. */
+export function parseShardPolicy(text: string): ShardPolicy | null {
+  if (text === 'single') return { kind: 'single' };
+  if (text === 'monthly') return { kind: 'monthly' };
+  const groups = /^tenant-groups:([1-9][0-9]{0,2})$/.exec(text);
+  const n = groups ? Number(groups[1]) : 0;
+  return n >= 1 && n <= MAX_TENANT_GROUPS ? { kind: 'tenant-groups', groups: n } : null;
+}
+
+/**
+ * Every origin a trust root published at `atMs` lists: the deployment's own origin (the `single`
+ * log, and the audit trail's, whatever the policy), the shards the policy writes or is about to, and
+ * every shard that ever took an entry (`registered`), so a switch of policy orphans no receipt.
+ * Only origins on the deployment's host are kept; the deployment's own comes first.
+ */
+export function listedShards(
+  policy: ShardPolicy,
+  base: string,
+  atMs: number,
+  registered: readonly string[],
+): string[] {
+  const host = parseLogOrigin(base)?.host;
+  const others = [...publishedShards(policy, base, atMs), ...registered].filter(
+    (origin) => origin !== base && parseLogOrigin(origin)?.host === host,
+  );
+  return [base, ...[...new Set(others)].sort()];
 }

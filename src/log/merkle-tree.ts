@@ -135,6 +135,13 @@ export class MerkleTree {
     }
   }
 
+  /** The complete subtree hashes (level, start) … (level, start + count − 1), in order: a tile's hashes. */
+  nodes(level: number, start: number, count: number): Uint8Array[] {
+    if ((start + count) * 2 ** level > this.treeSize)
+      throw new RangeError('those nodes are not complete yet');
+    return Array.from({ length: count }, (_, i) => this.node(level, start + i));
+  }
+
   private node(level: number, index: number): Uint8Array {
     const hash = this.store.get(level, index);
     if (hash === undefined) throw new Error(`merkle store lacks node ${level}/${index}`);

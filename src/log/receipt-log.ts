@@ -17,11 +17,12 @@ import {
   recordClaimed,
   registerToken,
 } from './log-claims';
-import { originOfObject } from './log-shards';
+import { originOfObject, parseLogOrigin, parseShardPolicy, type ShardPolicy, shardFor } from './log-shards';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
 import { createNoteSigner, type NoteSigner } from './signed-note';
 import { SqlNodeStore } from './sql-node-store';
+import { TILE_WIDTH } from './tile-path';
 import { formatTlogProof } from './tlog-proof';
 
 /** What an append answers: the entry's index and its C2SP tlog-proof, which ends in the new checkpoint. */
@@ -40,6 +41,41 @@ function checkEntry(entry: unknown): asserts entry is Uint8Array {
   }
 }
 
+function validTile(level: number, index: number, width: number): boolean {
+  return (
+    Number.isSafeInteger(level) &&
+    level >= 0 &&
+    Number.isSafeInteger(index) &&
+    index >= 0 &&
+    Number.isInteger(width) &&
+    width >= 1 &&
+    width <= TILE_WIDTH
+  );
+}
+
+function concatHashes(hashes: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(hashes.length * 32);
+  hashes.forEach((hash, i) => {
+    out.set(hash, i * 32);
+  });
+  return out;
+}
+
+// A statement takes at most 100 bound parameters in a Durable Object's SQLite.
+const ENTRIES_PER_INSERT = 48;
+
+/** The batch's entries at indices from `first`, in as few statements as the parameter limit allows. */
+function insertEntries(sql: SqlStorage, first: number, batch: readonly { entry: Uint8Array }[]): void {
+  for (let at = 0; at < batch.length; at += ENTRIES_PER_INSERT) {
+    const chunk = batch.slice(at, at + ENTRIES_PER_INSERT);
+    const values = chunk.flatMap((waiter, i) => [first + at + i, waiter.entry]);
+    sql.exec(
+      `INSERT INTO log_entries (idx, entry) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+      ...values,
+    );
+  }
+}
+
 /** The key of a tenant's receiptId among the claims on their way in. */
 function claimKeyOf(claim: { tenant: string; rid: string }): string {
   return JSON.stringify([claim.tenant, claim.rid]);
@@ -48,6 +84,25 @@ function claimKeyOf(claim: { tenant: string; rid: string }): string {
 /** The log origin (`<host>/log/<shard>`) this deployment writes; also the checkpoint key name. */
 export function logOriginOf(env: { LOG_ORIGIN?: string }): string {
   return textSetting(env, 'LOG_ORIGIN');
+}
+
+/** `LOG_SHARDS`, parsed; a value that is no policy is a deployment error, never silently `single`. */
+export function shardPolicyOf(env: { LOG_SHARDS?: string }): ShardPolicy {
+  const text = textSetting(env, 'LOG_SHARDS');
+  const policy = parseShardPolicy(text);
+  if (policy === null) {
+    throw new Error('LOG_SHARDS must be single, tenant-groups:<n> (1 to 256) or monthly');
+  }
+  return policy;
+}
+
+/** The origin of the shard a receipt of `tenant` issued at `atMs` is appended to. */
+export function logOriginFor(
+  env: { LOG_ORIGIN?: string; LOG_SHARDS?: string },
+  tenant: string,
+  atMs: number,
+): string {
+  return shardFor(shardPolicyOf(env), logOriginOf(env), { tenant, atMs });
 }
 
 /**
@@ -69,6 +124,8 @@ export class ReceiptLog extends DurableObject<Env> {
   /** Claimed appends on their way in, by (tenant, receiptId): a registration or a rival waits for them. */
   private readonly claimsInFlight = new Map<string, Promise<unknown>>();
   private lastClaimPurge = 0;
+  /** A shard other than the deployment's own log registers with it before its first batch here. */
+  private registered: Promise<void> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -81,6 +138,12 @@ export class ReceiptLog extends DurableObject<Env> {
       'CREATE TABLE IF NOT EXISTS log_once (leaf BLOB PRIMARY KEY, idx INTEGER NOT NULL) WITHOUT ROWID',
     );
     createClaimsTable(ctx.storage.sql);
+    // Each entry as appended, for C2SP entry bundles (a log begun before this table serves none of its earlier ones).
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS log_entries (idx INTEGER PRIMARY KEY, entry BLOB NOT NULL)',
+    );
+    // The registry of shards: kept by the deployment's own log object, empty in every other.
+    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS log_shards (origin TEXT PRIMARY KEY) WITHOUT ROWID');
     const row = ctx.storage.sql
       .exec<{ size: number; note: string }>(
         'SELECT size, note FROM log_checkpoints ORDER BY size DESC LIMIT 1',
@@ -192,6 +255,46 @@ export class ReceiptLog extends DurableObject<Env> {
     markSaved(this.ctx.storage.sql, claim.tenant, claim.rid);
   }
 
+  /**
+   * On the deployment's own log: records that shard `origin` holds entries, so trust roots list it.
+   * False, and nothing recorded, for an origin on another host.
+   */
+  registerShard(origin: string): boolean {
+    const own = parseLogOrigin(this.origin);
+    if (own === null || parseLogOrigin(origin)?.host !== own.host) return false;
+    if (origin !== this.origin) {
+      this.ctx.storage.sql.exec('INSERT OR IGNORE INTO log_shards (origin) VALUES (?)', origin);
+    }
+    return true;
+  }
+
+  /** On the deployment's own log: every shard that registered, sorted. */
+  shards(): string[] {
+    return this.ctx.storage.sql
+      .exec<{ origin: string }>('SELECT origin FROM log_shards ORDER BY origin')
+      .toArray()
+      .map((row) => row.origin);
+  }
+
+  /**
+   * Before a shard's first batch in this object's life, its origin is registered with the deployment's
+   * own log, so no entry is ever in a shard the trust root might not list. The deployment's own log,
+   * and objects named otherwise (tests, benches), skip it: the default deployment makes no extra call.
+   */
+  private registerOnce(): Promise<void> {
+    const base = logOriginOf(this.env);
+    if (this.origin === base) return Promise.resolve();
+    this.registered ??= this.env.RECEIPT_LOG.getByName(base)
+      .registerShard(this.origin)
+      .then((ok) => {
+        if (!ok) throw new Error(`${this.origin} could not register with ${base}`);
+      });
+    this.registered.catch(() => {
+      this.registered = undefined;
+    });
+    return this.registered;
+  }
+
   private onceIndexOf(leaf: Uint8Array): number | undefined {
     return this.ctx.storage.sql
       .exec<{ idx: number }>('SELECT idx FROM log_once WHERE leaf = ?', leaf)
@@ -220,6 +323,40 @@ export class ReceiptLog extends DurableObject<Env> {
   /** The size of the latest signed checkpoint. */
   size(): number {
     return this.latest?.size ?? 0;
+  }
+
+  /**
+   * The C2SP hash tile (level, index) of `width` hashes, or null unless the latest checkpoint's tree
+   * holds all of them. Level l's hashes are the tree's complete subtrees of 256^l leaves.
+   */
+  tile(level: number, index: number, width: number): Uint8Array | null {
+    const size = this.size();
+    if (!validTile(level, index, width) || level > 63) return null;
+    const complete = Math.floor(size / TILE_WIDTH ** level);
+    if (index * TILE_WIDTH + width > complete) return null;
+    return concatHashes(this.tree.nodes(8 * level, index * TILE_WIDTH, width));
+  }
+
+  /** The C2SP entry bundle `index` of `width` entries (uint16 length, then the 32-byte entry), or null. */
+  entryBundle(index: number, width: number): Uint8Array | null {
+    if (!validTile(0, index, width) || index * TILE_WIDTH + width > this.size()) return null;
+    const start = index * TILE_WIDTH;
+    const rows = this.ctx.storage.sql
+      .exec<{ entry: ArrayBuffer }>(
+        'SELECT entry FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
+        start,
+        start + width,
+      )
+      .toArray();
+    if (rows.length !== width) return null;
+    const out = new Uint8Array(width * 34);
+    rows.forEach((row, i) => {
+      const entry = new Uint8Array(row.entry);
+      out[i * 34] = entry.length >> 8;
+      out[i * 34 + 1] = entry.length & 0xff;
+      out.set(entry, i * 34 + 2);
+    });
+    return out;
   }
 
   inclusion(index: number, size: number): LogProofHashes | null {
@@ -258,6 +395,7 @@ export class ReceiptLog extends DurableObject<Env> {
     const startSize = this.tree.size;
     try {
       const signer = await this.signerOf();
+      await this.registerOnce();
       const indices = batch.map((w) => this.tree.append(leafHash(w.entry)));
       const checkpoint: Checkpoint = {
         origin: this.origin,
@@ -274,6 +412,7 @@ export class ReceiptLog extends DurableObject<Env> {
           checkpoint.size,
           note,
         );
+        insertEntries(this.ctx.storage.sql, startSize, batch);
         batch.forEach((waiter, i) => {
           if (waiter.once) {
             this.ctx.storage.sql.exec(

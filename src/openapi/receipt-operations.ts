@@ -2,6 +2,7 @@ import { auditProofsSchema } from '../contracts/audit-proofs';
 import { auditQuerySchema } from '../contracts/operator-bodies';
 import {
   checkpointBodySchema,
+  checkpointQuerySchema,
   consistencyBodySchema,
   consistencyQuerySchema,
   disclosureBundleSchema,
@@ -93,8 +94,11 @@ export const receiptOperations: Operation[] = [
   {
     method: 'get',
     path: '/v1/log/checkpoint',
-    summary: 'The log’s latest signed checkpoint (C2SP tlog-checkpoint).',
+    summary:
+      'The log’s latest signed checkpoint (C2SP tlog-checkpoint): of the shard `origin` names (one the trust root lists, else 404 `request.not_found`), or of the deployment’s own log.',
     security: { kind: 'public' },
+    query: checkpointQuerySchema,
+    errors: ['request.not_found'],
     status: 200,
     response: checkpointBodySchema,
     example: { response: { origin, treeSize: 42, rootHash: root, checkpoint } },
@@ -106,7 +110,7 @@ export const receiptOperations: Operation[] = [
       'The inclusion proof of entry `index` in the tree of `size` entries: `index` below `size`, and `size` at most the log’s size (GET /v1/log/checkpoint), else 400 `log.invalid_range`.',
     security: { kind: 'public' },
     query: inclusionQuerySchema,
-    errors: ['log.invalid_range'],
+    errors: ['log.invalid_range', 'request.not_found'],
     status: 200,
     response: inclusionBodySchema,
     example: {
@@ -120,7 +124,7 @@ export const receiptOperations: Operation[] = [
       'The consistency proof between tree sizes `from` and `to` (1 ≤ `from` ≤ `to` ≤ the log’s size, GET /v1/log/checkpoint; else 400 `log.invalid_range`); empty when equal.',
     security: { kind: 'public' },
     query: consistencyQuerySchema,
-    errors: ['log.invalid_range'],
+    errors: ['log.invalid_range', 'request.not_found'],
     status: 200,
     response: consistencyBodySchema,
     example: {

@@ -3,7 +3,7 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import { utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
 import type { ClaimedAppend } from '../log/log-claims';
-import { logOriginOf, type ReceiptLog } from '../log/receipt-log';
+import { logOriginFor, logOriginOf, type ReceiptLog } from '../log/receipt-log';
 import { sealReplay } from '../receipts/replay-seal';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { endLease, fenceClaim, issueClaim } from '../storage/receipt-claims';
@@ -60,8 +60,9 @@ export function receiptHookFor(env: Env, tenant: string, io: ReceiptHookIo, clai
     if (request.receiptId !== undefined && claim === undefined) {
       throw new Error('a caller receiptId is issued only under its claim');
     }
-    const origin = claim?.logOrigin ?? logOriginOf(env);
-    const keys = await serviceKeysOf(env, origin);
+    // A claimed receipt goes to the shard its claim named; any other to its tenant's shard now.
+    const origin = claim?.logOrigin ?? logOriginFor(env, tenant, Date.now());
+    const keys = await serviceKeysOf(env, logOriginOf(env));
     const log = countedStub(stubByName(env.RECEIPT_LOG, origin), io.trips, 'do:log');
     const meta = {
       provider: response.model.provider,

@@ -16,6 +16,8 @@ export interface ServiceKeysEnv {
 export interface ServiceKeys {
   issuer: string;
   receiptKey: Ed25519SigningKey;
+  /** The log's Ed25519 public key: every shard signs with it, under its own origin as key name. */
+  logPublicKey: Uint8Array;
   trustRoot: TrustRoot;
 }
 
@@ -61,6 +63,7 @@ async function loadServiceKeys(env: ServiceKeysEnv, logOrigin: string): Promise<
   return {
     issuer,
     receiptKey,
+    logPublicKey: logKey.publicKey,
     trustRoot: {
       issuer,
       receiptKeys: [
@@ -69,6 +72,24 @@ async function loadServiceKeys(env: ServiceKeysEnv, logOrigin: string): Promise<
       ],
       logs: [{ origin: logOrigin, verifierKey: formatVerifierKey(logOrigin, logKey.publicKey) }],
     },
+  };
+}
+
+/** Where a shard's tiles are served: its origin's path (`/log/<shard>`) on the deployment's issuer URL. */
+export function tilesPrefixOf(issuer: string, origin: string): string | undefined {
+  if (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)) return undefined;
+  return new URL(origin.slice(origin.indexOf('/')), issuer).href;
+}
+
+/** The trust root listing `origins` (the deployment's shards), each with its verifier key. */
+export function trustRootListing(keys: ServiceKeys, origins: readonly string[]): TrustRoot {
+  return {
+    ...keys.trustRoot,
+    logs: origins.map((origin) => ({
+      origin,
+      verifierKey: formatVerifierKey(origin, keys.logPublicKey),
+      ...(tilesPrefixOf(keys.issuer, origin) !== undefined && { tiles: tilesPrefixOf(keys.issuer, origin) }),
+    })),
   };
 }
 

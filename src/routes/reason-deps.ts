@@ -6,7 +6,7 @@ import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginFor } from '../log/receipt-log';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
@@ -104,7 +104,7 @@ export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
         const { index, proof } = await logOf(origin).appendOnce(entry);
         return { index, proof };
       },
-      logOrigin: logOriginOf(c.env),
+      logOrigin: logOriginFor(c.env, caller.tenant, Date.now()),
       registerClaim: (origin, claim) => logOf(origin).registerClaim(claim),
       settleClaim: (origin, { tenant, rid }) =>
         runInBackground(c, () => stubByName(c.env.RECEIPT_LOG, origin).settleClaim({ tenant, rid })),

@@ -8,10 +8,10 @@ import { logOriginOf } from '../log/receipt-log';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { completionsPending } from '../reason/receipt-hook';
-import { serviceKeysOf } from '../receipts/service-keys';
 import { verifyBundle } from '../receipts/verify-bundle';
 import { findReceipt } from '../storage/receipts';
 import { stubByName } from '../storage/stub-by-name';
+import { trustRootOf } from './log-origins';
 
 // A tenant's stored receipts (metadata, JWS and proof; never content), and the public verifier.
 
@@ -31,7 +31,7 @@ export const receiptRoutes = new Hono<AppEnv>()
       } catch {
         throw new ApiError('request.malformed_json', 'The body is not valid JSON.');
       }
-      const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
+      const trustRoot = await trustRootOf(c.env);
       // `?tenant=` checks the tenant a v2 receipt commits to, as `valve-verify verify --tenant` does.
       const { tenant } = c.req.valid('query');
       const report = await verifyBundle(bundle, trustRoot, tenant === undefined ? {} : { tenant });

@@ -1,16 +1,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
-import { logOriginOf } from '../log/receipt-log';
-import { jwksOf, serviceKeysOf } from '../receipts/service-keys';
+import { jwksOf } from '../receipts/service-keys';
+import { trustRootOf } from './log-origins';
 
-// What auditors pin: every receipt key ever used, and the trust root with windows and log keys.
+// What auditors pin: every receipt key ever used, and the trust root with windows and every log shard's key.
 
 export const trustRoutes = new Hono<AppEnv>()
-  .get('/.well-known/jwks.json', async (c) => {
-    const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
-    return c.json(jwksOf(trustRoot));
-  })
-  .get('/v1/trust-root', async (c) => {
-    const { trustRoot } = await serviceKeysOf(c.env, logOriginOf(c.env));
-    return c.json(trustRoot);
-  });
+  .get('/.well-known/jwks.json', async (c) => c.json(jwksOf(await trustRootOf(c.env))))
+  .get('/v1/trust-root', async (c) => c.json(await trustRootOf(c.env)));

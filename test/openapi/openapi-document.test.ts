@@ -9,13 +9,19 @@ type JsonObject = Record<string, unknown>;
 const document = buildOpenApiDocument('test');
 const paths = document.paths as Record<string, Record<string, JsonObject>>;
 
-/** The documentation, the browser verifier and the console are pages for people, not API operations. */
+/**
+ * The documentation, the browser verifier and the console are pages for people, not API operations;
+ * the C2SP tlog-tiles resources are static text and bytes that C2SP specifies (docs/log.md), not JSON
+ * operations.
+ */
 const documentationRoutes = new Set([
   'get /openapi.json',
   'get /docs',
   'get /verify',
   'get /verify/valve-verify.html',
   'get /console',
+  'get /log/{shard}/checkpoint',
+  'get /log/{shard}/tile/{path}',
 ]);
 
 /** The app's own routes with a concrete handler (not middleware, not the 405 fallbacks), as OpenAPI templates. */

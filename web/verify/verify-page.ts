@@ -47,12 +47,15 @@ async function fetchJson(path: string): Promise<unknown> {
   return res.json();
 }
 
-/** Only the Valve that served the page is asked, and only for a log it serves. */
+/** Only the Valve that served the page is asked, and only for a log (shard) it serves. */
 const fetchFromThisValve: FetchConsistency = async (origin, from, to) => {
-  const served = (await fetchJson('/v1/log/checkpoint')) as { origin?: unknown };
+  const shard = `origin=${encodeURIComponent(origin)}`;
+  const served = (await fetchJson(`/v1/log/checkpoint?${shard}`)) as { origin?: unknown };
   if (served.origin !== origin)
     throw new Error(`this Valve serves the log ${String(served.origin)}, not ${origin}`);
-  const body = consistencyBodySchema.safeParse(await fetchJson(`/v1/log/consistency?from=${from}&to=${to}`));
+  const body = consistencyBodySchema.safeParse(
+    await fetchJson(`/v1/log/consistency?from=${from}&to=${to}&${shard}`),
+  );
   if (!body.success) throw new Error('the log did not answer a consistency proof');
   return body.data;
 };

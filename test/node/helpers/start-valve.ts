@@ -16,6 +16,8 @@ export interface StartValveOptions {
   /** Extra plain-text bindings, such as provider keys (`OPENAI_API_KEY`). */
   vars?: Record<string, string>;
   scopes?: string[];
+  /** Local storage to run on and keep, migrated by the caller (applyMigrations), for a restart of one deployment; omitted, a fresh one removed on stop. */
+  persistDir?: string;
 }
 
 export interface RunningValve {
@@ -51,7 +53,7 @@ function d1OnlyConfig(persistDir: string): string {
   return path;
 }
 
-async function applyMigrations(persistDir: string): Promise<void> {
+export async function applyMigrations(persistDir: string): Promise<void> {
   const proxy = await getPlatformProxy<{ DB: MigrationTarget }>({
     configPath: d1OnlyConfig(persistDir),
     persist: { path: join(persistDir, 'v3') },
@@ -66,8 +68,8 @@ async function applyMigrations(persistDir: string): Promise<void> {
 }
 
 export async function startValve(options: StartValveOptions = {}): Promise<RunningValve> {
-  const persistDir = mkdtempSync(join(tmpdir(), 'valve-test-'));
-  await applyMigrations(persistDir);
+  const persistDir = options.persistDir ?? mkdtempSync(join(tmpdir(), 'valve-test-'));
+  if (options.persistDir === undefined) await applyMigrations(persistDir);
   const adminToken = randomBytes(16).toString('hex');
   const plain = (value: string) => ({ type: 'plain_text' as const, value });
   const vars: Record<string, string> = {
@@ -90,7 +92,7 @@ export async function startValve(options: StartValveOptions = {}): Promise<Runni
   });
   const stop = async () => {
     await worker.dispose();
-    rmSync(persistDir, { recursive: true, force: true });
+    if (options.persistDir === undefined) rmSync(persistDir, { recursive: true, force: true });
   };
   try {
     const url = String(await worker.url).replace(/\/$/, '');
