@@ -64,11 +64,15 @@ function concatHashes(hashes: Uint8Array[]): Uint8Array {
 // A statement takes at most 100 bound parameters in a Durable Object's SQLite.
 const ENTRIES_PER_INSERT = 48;
 
-/** The batch's entries at indices from `first`, in as few statements as the parameter limit allows. */
-function insertEntries(sql: SqlStorage, first: number, batch: readonly { entry: Uint8Array }[]): void {
+/**
+ * The batch's entries, each at the index the tree gave its leaf (never a position counted apart from
+ * the tree, so an entry bundle and the hash tiles cannot disagree), in as few statements as the
+ * parameter limit allows.
+ */
+function insertEntries(sql: SqlStorage, batch: readonly { idx: number; entry: Uint8Array }[]): void {
   for (let at = 0; at < batch.length; at += ENTRIES_PER_INSERT) {
     const chunk = batch.slice(at, at + ENTRIES_PER_INSERT);
-    const values = chunk.flatMap((waiter, i) => [first + at + i, waiter.entry]);
+    const values = chunk.flatMap(({ idx, entry }) => [idx, entry]);
     sql.exec(
       `INSERT INTO log_entries (idx, entry) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
       ...values,
@@ -412,7 +416,10 @@ export class ReceiptLog extends DurableObject<Env> {
           checkpoint.size,
           note,
         );
-        insertEntries(this.ctx.storage.sql, startSize, batch);
+        insertEntries(
+          this.ctx.storage.sql,
+          batch.map((waiter, i) => ({ idx: indices[i] as number, entry: waiter.entry })),
+        );
         batch.forEach((waiter, i) => {
           if (waiter.once) {
             this.ctx.storage.sql.exec(
