@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodedLength, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
+import { decodedLength, type MediaPart, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
 import { toolTurnIssues } from './tool-turn-issues';
 
 // The public Reason request, field for field as schemas/reason-request.schema.json.
@@ -222,7 +222,7 @@ export const reasonRequestSchema = z
     if (choice === 'required' && tools.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['toolChoice'], message: '`required` needs at least one tool' });
     }
-    const parts = mediaPartsOf(request);
+    const parts = placedMediaParts(request);
     if (parts.length > mediaLimits.partsPerRequest) {
       ctx.addIssue({
         code: 'custom',
@@ -241,13 +241,22 @@ export const reasonRequestSchema = z
   });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;
 
+/** Every media part of a request, in order: its context items', then its user turns'. */
+export function mediaPartsOf(request: Pick<ReasonRequest, 'context' | 'conversation'>): MediaPart[] {
+  const parts: MediaPart[] = [];
+  for (const item of request.context ?? []) if (item.media) parts.push(...item.media);
+  for (const turn of request.conversation ?? [])
+    if (turn.role === 'user' && turn.media) parts.push(...turn.media);
+  return parts;
+}
+
 interface PlacedPart {
   path: (string | number)[];
   /** Decoded bytes of an inline part; 0 for a URL or a file id. */
   bytes: number;
 }
 
-function mediaPartsOf(request: {
+function placedMediaParts(request: {
   context?: { media?: { source: { kind: string; data?: string } }[] }[];
   conversation?: { role: string; media?: { source: { kind: string; data?: string } }[] }[];
 }): PlacedPart[] {

@@ -1,6 +1,6 @@
 import { imageSize } from 'image-size';
 import type { MediaPart } from '../contracts/media-part';
-import type { ReasonRequest } from '../contracts/reason-request';
+import { mediaPartsOf, type ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
@@ -26,11 +26,7 @@ export async function mediaPartTokens(part: MediaPart): Promise<number> {
 
 /** Every media part of the request (context items' and user turns'), as the planner's token estimate. */
 export async function measureMedia(request: ReasonRequest): Promise<number> {
-  const parts = [
-    ...(request.context ?? []).flatMap((item) => item.media ?? []),
-    ...(request.conversation ?? []).flatMap((turn) => (turn.role === 'user' ? (turn.media ?? []) : [])),
-  ];
   let tokens = 0;
-  for (const part of parts) tokens += await mediaPartTokens(part);
+  for (const part of mediaPartsOf(request)) tokens += await mediaPartTokens(part);
   return tokens;
 }

@@ -1,14 +1,10 @@
-import type { ReasonRequest } from '../contracts/reason-request';
+import { mediaPartsOf, type ReasonRequest } from '../contracts/reason-request';
 import { ApiError } from '../errors';
 
 /** The characters of the request's media sources (base64 data, URLs): ASCII, so as many bytes. */
 export function mediaSourceChars(request: ReasonRequest): number {
   let chars = 0;
-  const parts = [
-    ...(request.context ?? []).flatMap((item) => item.media ?? []),
-    ...(request.conversation ?? []).flatMap((turn) => (turn.role === 'user' ? (turn.media ?? []) : [])),
-  ];
-  for (const { source } of parts) {
+  for (const { source } of mediaPartsOf(request)) {
     if (source.kind === 'base64') chars += source.data.length;
     else if (source.kind === 'url') chars += source.url.length;
   }

@@ -1,6 +1,10 @@
-import { type MediaPart, modalityOf } from '../contracts/media-part';
-import type { PrivacyLevel, ReasonRequest } from '../contracts/reason-request';
-import { privacyLevels } from '../contracts/reason-request';
+import { modalityOf } from '../contracts/media-part';
+import {
+  mediaPartsOf,
+  type PrivacyLevel,
+  privacyLevels,
+  type ReasonRequest,
+} from '../contracts/reason-request';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { Message } from '../model/message';
 import type { MediaNeeds, MediaSourceNeed, Needs } from '../policy/plan-types';
@@ -43,10 +47,7 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[], mediaTo
 }
 
 function mediaNeedsOf(request: ReasonRequest): { media?: MediaNeeds } {
-  const parts: MediaPart[] = [
-    ...(request.context ?? []).flatMap((item) => item.media ?? []),
-    ...(request.conversation ?? []).flatMap((turn) => (turn.role === 'user' ? (turn.media ?? []) : [])),
-  ];
+  const parts = mediaPartsOf(request);
   if (parts.length === 0) return {};
   const sources = new Map<string, MediaSourceNeed>();
   for (const part of parts) {

@@ -1,4 +1,4 @@
-import type { ReasonRequest } from '../contracts/reason-request';
+import { mediaPartsOf, type ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse } from '../contracts/reason-response';
 import { committedNames, itemName, RECEIPT_TYP_V2, TENANT_FIELD } from '../contracts/receipt-field-names';
 import type { FieldValues } from './commitments';
@@ -55,10 +55,7 @@ function asSent(value: unknown): JsonValue {
  * bytes (receipts/media-digest.ts). A request without media is returned as it is.
  */
 export function committedRequest<R extends RequestFields>(request: R): R {
-  const hasMedia =
-    request.context?.some((item) => item.media !== undefined) === true ||
-    request.conversation?.some((turn) => turn.role === 'user' && turn.media !== undefined) === true;
-  if (!hasMedia) return request;
+  if (mediaPartsOf(request).length === 0) return request;
   return {
     ...request,
     context: request.context?.map((item) => withMediaDigests(item)),
