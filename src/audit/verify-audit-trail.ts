@@ -18,22 +18,25 @@ export interface AuditReport {
   checks: VerifyCheck[];
 }
 
+/** The `audit.chain` check: every record links to the one before, from genesis. */
+export function chainCheck(records: readonly AuditRecord[]): VerifyCheck {
+  const chain = verifyAuditChain(records);
+  return chain.ok
+    ? { check: 'audit.chain', ok: true, detail: `${records.length} records link from genesis` }
+    : {
+        check: 'audit.chain',
+        ok: false,
+        detail: `breaks at seq ${chain.brokenAt?.seq}: ${chain.brokenAt?.reason}`,
+      };
+}
+
 export async function verifyAuditTrail(
   records: readonly AuditRecord[],
   proofs: AuditProofs | undefined,
   trustRoot: TrustRoot | undefined,
 ): Promise<AuditReport> {
   const checks: VerifyCheck[] = [];
-  const chain = verifyAuditChain(records);
-  checks.push(
-    chain.ok
-      ? { check: 'audit.chain', ok: true, detail: `${records.length} records link from genesis` }
-      : {
-          check: 'audit.chain',
-          ok: false,
-          detail: `breaks at seq ${chain.brokenAt?.seq}: ${chain.brokenAt?.reason}`,
-        },
-  );
+  checks.push(chainCheck(records));
   if (proofs !== undefined && trustRoot !== undefined) await checkProofs(records, proofs, trustRoot, checks);
   return { ok: checks.every((c) => c.ok), records: records.length, checks };
 }

@@ -1,3 +1,5 @@
+import { concatBytes } from '../../src/encoding/bytes';
+
 // Small real media files for tests, made here so no binary is committed: a PNG of a chosen size
 // (a valid signature and IHDR chunk with its CRC, then one IDAT and IEND), a PDF with a page tree of
 // `pages` pages, and a WAV of silence of a chosen length.
@@ -21,16 +23,6 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 export function base64Of(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
@@ -45,12 +37,12 @@ export function pngOf(width: number, height: number): Uint8Array {
   view.setUint32(4, height);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return concat([
+  return concatBytes(
     signature,
     chunk('IHDR', ihdr),
     chunk('IDAT', new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
     chunk('IEND', new Uint8Array()),
-  ]);
+  );
 }
 
 /** A PDF of `pages` empty pages, uncompressed, with `text` on the first and a correct cross-reference table. */
