@@ -4,6 +4,18 @@ import type { Catalog, CatalogModel, CatalogProvider } from './catalog';
 import type { CircuitState } from './plan-types';
 
 /** What discovery shows of live health, per `provider/model` key (and `provider/*` for a provider's circuit). */
+type ObservedHealth = DiscoveryHealth['models'][string];
+
+/** A model's observed speed as discovery and the console show it; null before any first token was timed. */
+export function observedSpeedOf(observed: ObservedHealth | undefined) {
+  if (observed?.ttftMsP50 === undefined) return null;
+  return {
+    ttftMsP50: observed.ttftMsP50,
+    ttftMsP90: observed.ttftMsP90 ?? observed.ttftMsP50,
+    ...(observed.outputTokensPerSec === undefined ? {} : { outputTokensPerSec: observed.outputTokensPerSec }),
+  };
+}
+
 export interface DiscoveryHealth {
   models: Record<
     string,
@@ -79,16 +91,7 @@ export function buildDiscovery(input: {
               simulated: provider.kind === 'sim',
               latency: {
                 catalog: entry.latency,
-                observed:
-                  observed?.ttftMsP50 === undefined
-                    ? null
-                    : {
-                        ttftMsP50: observed.ttftMsP50,
-                        ttftMsP90: observed.ttftMsP90 ?? observed.ttftMsP50,
-                        ...(observed.outputTokensPerSec === undefined
-                          ? {}
-                          : { outputTokensPerSec: observed.outputTokensPerSec }),
-                      },
+                observed: observedSpeedOf(observed),
               },
               health: {
                 circuit,

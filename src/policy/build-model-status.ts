@@ -1,5 +1,5 @@
 import type { ConsoleCircuit, ModelStatus, ModelStatusList } from '../contracts/admin-models';
-import type { DiscoveryHealth } from './build-discovery';
+import { type DiscoveryHealth, observedSpeedOf } from './build-discovery';
 import type { Catalog, CatalogProvider } from './catalog';
 
 // The console's view of every catalog model (GET /v1/admin/models). Pure: the catalog, who is
@@ -61,16 +61,7 @@ export function buildModelStatus(input: {
         priceUsdPerMTok: entry.priceUsdPerMTok,
         latency: {
           catalog: entry.latency,
-          observed:
-            observed?.ttftMsP50 === undefined
-              ? null
-              : {
-                  ttftMsP50: observed.ttftMsP50,
-                  ttftMsP90: observed.ttftMsP90 ?? observed.ttftMsP50,
-                  ...(observed.outputTokensPerSec === undefined
-                    ? {}
-                    : { outputTokensPerSec: observed.outputTokensPerSec }),
-                },
+          observed: observedSpeedOf(observed),
         },
         health: {
           ...circuit,
