@@ -29,6 +29,9 @@ export const settings = {
   VALVE_ISSUER: { kind: 'text', default: 'https://valve.local' },
   LOG_ORIGIN: { kind: 'text', default: 'valve.local/log/0' },
   LOG_SHARDS: { kind: 'text', default: 'single' },
+  LOG_WITNESSES: { kind: 'text' },
+  LOG_WITNESS_QUORUM: { kind: 'count', default: 1 },
+  LOG_WITNESS_DELAY_MS: { kind: 'count', default: 1000 },
   RECEIPT_KEY_HISTORY: { kind: 'text' },
 } as const satisfies Record<string, Setting>;
 

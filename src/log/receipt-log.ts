@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
 import { bytesToHex } from '../encoding/hex';
-import { textSetting } from '../settings';
+import { countSetting, textSetting } from '../settings';
 import { AppendQueue, type QueuedAppend } from './append-queue';
 import { type Checkpoint, signCheckpoint } from './checkpoint';
 import {
@@ -18,12 +18,14 @@ import {
   registerToken,
 } from './log-claims';
 import { originOfObject, parseLogOrigin, parseShardPolicy, type ShardPolicy, shardFor } from './log-shards';
+import { LogWitnessing, type WitnessRound } from './log-witnessing';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
 import { createNoteSigner, type NoteSigner } from './signed-note';
 import { SqlNodeStore } from './sql-node-store';
 import { TILE_WIDTH } from './tile-path';
 import { formatTlogProof } from './tlog-proof';
+import { parseWitnessList } from './witness-config';
 
 /** What an append answers: the entry's index and its C2SP tlog-proof, which ends in the new checkpoint. */
 export interface LogAppend {
@@ -60,6 +62,9 @@ function concatHashes(hashes: Uint8Array[]): Uint8Array {
   });
   return out;
 }
+
+/** How long a shard waits to push again after a witness failed a round (ms). */
+const WITNESS_RETRY_MS = 30_000;
 
 // A statement takes at most 100 bound parameters in a Durable Object's SQLite.
 const ENTRIES_PER_INSERT = 48;
@@ -130,6 +135,10 @@ export class ReceiptLog extends DurableObject<Env> {
   private lastClaimPurge = 0;
   /** A shard other than the deployment's own log registers with it before its first batch here. */
   private registered: Promise<void> | undefined;
+  /** LOG_WITNESSES as this shard pushes to them; null when none are configured (or the list is bad). */
+  private witnessing: LogWitnessing | null | undefined;
+  /** Whether a witnessing round is already due (an alarm set since the last round began). */
+  private witnessDue = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -309,19 +318,85 @@ export class ReceiptLog extends DurableObject<Env> {
     return loggedOf(row, this.proofOf(row.idx) as string);
   }
 
-  /** Entry `index`'s tlog-proof at the latest signed checkpoint, or null when no checkpoint holds it. */
+  /**
+   * Entry `index`'s tlog-proof at the latest checkpoint cosigned by LOG_WITNESS_QUORUM witnesses that
+   * holds it, with the cosignatures; without witnesses (or before one cosigned it), at the latest signed
+   * checkpoint. Null when no checkpoint holds it.
+   */
   proofOf(index: number): string | null {
     const latest = this.latest;
     if (latest === undefined || !Number.isSafeInteger(index) || index < 0 || index >= latest.size)
       return null;
-    const path = this.tree.inclusionProof(index, latest.size);
-    return formatTlogProof({ index, path, checkpoint: latest.note });
+    const cosigned = this.witnessingOf()?.latestCosigned(this.witnessQuorum());
+    const at = cosigned != null && index < cosigned.size ? cosigned : latest;
+    const path = this.tree.inclusionProof(index, at.size);
+    return formatTlogProof({ index, path, checkpoint: at.note });
   }
 
-  /** The latest signed checkpoint (an empty tree's is signed on first request). */
+  /** The latest signed checkpoint, with its cosignatures if it has any (an empty tree's is signed on first request). */
   async checkpoint(): Promise<string> {
     if (this.latest === undefined) await this.append0();
-    return (this.latest as { note: string }).note;
+    const latest = this.latest as { size: number; note: string };
+    return this.witnessingOf()?.cosignedAt(latest.size) ?? latest.note;
+  }
+
+  /**
+   * The checkpoint the shard publishes at `/log/<shard>/checkpoint`: with witnesses, the latest one
+   * cosigned by LOG_WITNESS_QUORUM of them (the latest signed one until a first is); else the latest.
+   */
+  async publishedCheckpoint(): Promise<string> {
+    const cosigned = this.witnessingOf()?.latestCosigned(this.witnessQuorum());
+    return cosigned?.note ?? (await this.checkpoint());
+  }
+
+  /** Pushes the latest checkpoint to the witnesses now; null when none are configured or nothing is logged. */
+  async witnessRound(): Promise<WitnessRound | null> {
+    const witnessing = this.witnessingOf();
+    const latest = this.latest;
+    if (witnessing === null || latest === undefined || latest.size === 0) return null;
+    return witnessing.round({
+      latest: () => this.latest ?? latest,
+      consistency: (from, to) => this.tree.consistencyProof(from, to),
+    });
+  }
+
+  /** A witnessing round, LOG_WITNESS_DELAY_MS after a batch; a round some witness failed is retried later. */
+  override async alarm(): Promise<void> {
+    this.witnessDue = false;
+    const round = await this.witnessRound();
+    const failed = round?.outcomes.filter((o) => !o.ok) ?? [];
+    if (failed.length === 0) return;
+    console.warn(
+      `log ${this.origin}: witnessing size ${round?.size}: ${failed.map((o) => `${o.name} ${o.detail}`).join('; ')}`,
+    );
+    if (!this.witnessDue) {
+      this.witnessDue = true;
+      await this.ctx.storage.setAlarm(Date.now() + WITNESS_RETRY_MS);
+    }
+  }
+
+  private witnessingOf(): LogWitnessing | null {
+    if (this.witnessing === undefined) {
+      const parsed = parseWitnessList(this.env.LOG_WITNESSES);
+      if (!parsed.ok) console.error(`log ${this.origin}: no witnessing: ${parsed.reason}`);
+      this.witnessing =
+        !parsed.ok || parsed.value.length === 0
+          ? null
+          : new LogWitnessing(this.ctx.storage.sql, parsed.value);
+    }
+    return this.witnessing;
+  }
+
+  private witnessQuorum(): number {
+    return countSetting(this.env, 'LOG_WITNESS_QUORUM');
+  }
+
+  private scheduleWitnessing(): void {
+    if (this.witnessDue || this.witnessingOf() === null) return;
+    this.witnessDue = true;
+    this.ctx.storage.setAlarm(Date.now() + countSetting(this.env, 'LOG_WITNESS_DELAY_MS')).catch(() => {
+      this.witnessDue = false;
+    });
   }
 
   /** The size of the latest signed checkpoint. */
@@ -432,6 +507,7 @@ export class ReceiptLog extends DurableObject<Env> {
         });
       });
       this.latest = { size: checkpoint.size, note };
+      this.scheduleWitnessing();
       // The batch's proofs share most of their hashes (the same node objects), so each is encoded once.
       const encoded = new Map<Uint8Array, string>();
       const encode = (hash: Uint8Array) => {

@@ -28,7 +28,7 @@ function notFound(): ApiError {
 
 export const logTileRoutes = new Hono<AppEnv>()
   .get('/log/:shard/checkpoint', async (c) => {
-    const note = await (await shardLog(c.env, c.req.param('shard'))).checkpoint();
+    const note = await (await shardLog(c.env, c.req.param('shard'))).publishedCheckpoint();
     return c.body(note, 200, {
       'Content-Type': 'text/plain; charset=utf-8',
       'Cache-Control': 'public, max-age=2',

@@ -13,7 +13,7 @@ export const MAX_PROOF_LINES = 63;
 
 export interface AddCheckpointBody {
   oldSize: number;
-  proof: Bytes[];
+  proof: readonly Uint8Array[];
   /** The signed checkpoint note, verbatim. */
   checkpoint: string;
 }

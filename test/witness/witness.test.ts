@@ -1,55 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64 } from '../../src/encoding/base64';
-import { signCheckpoint } from '../../src/log/checkpoint';
 import { createCosigner, formatCosignerKey, readCosignatures } from '../../src/log/cosignature';
-import { entryHash, leafHash } from '../../src/log/merkle';
-import { MemoryNodeStore, MerkleTree } from '../../src/log/merkle-tree';
-import { createNoteSigner, formatVerifierKey, type NoteSigner } from '../../src/log/signed-note';
-import { ed25519Pkcs8FromSeed } from '../../src/signing/keys';
+import { createNoteSigner, formatVerifierKey } from '../../src/log/signed-note';
 import { formatAddCheckpoint, parseAddCheckpoint } from '../../src/witness/add-checkpoint-body';
-import { Witness, type WitnessedHead } from '../../src/witness/witness';
+import { Witness } from '../../src/witness/witness';
+import { MemoryStore, seed, TestLog } from './test-log';
 
 const ORIGIN = 'valve.test/log/0';
-const seed = (byte: number) => ed25519Pkcs8FromSeed(new Uint8Array(32).fill(byte));
-
-/** A log: a tree of entries `${label}-${i}`, signed by the log key; two labels are two histories. */
-class TestLog {
-  readonly tree = new MerkleTree(new MemoryNodeStore());
-  constructor(
-    private readonly signer: NoteSigner,
-    private readonly label: string,
-  ) {}
-  grow(to: number): void {
-    while (this.tree.size < to) {
-      this.tree.append(leafHash(entryHash(new TextEncoder().encode(`${this.label}-${this.tree.size}`))));
-    }
-  }
-  checkpoint(size = this.tree.size): Promise<string> {
-    return signCheckpoint(
-      { origin: this.signer.name, size, root: this.tree.root(size), extensions: [] },
-      this.signer,
-    );
-  }
-  async body(oldSize: number, size = this.tree.size): Promise<string> {
-    const proof = oldSize === 0 || oldSize === size ? [] : this.tree.consistencyProof(oldSize, size);
-    return formatAddCheckpoint({ oldSize, proof, checkpoint: await this.checkpoint(size) });
-  }
-}
-
-class MemoryStore {
-  readonly heads = new Map<string, WitnessedHead>();
-  readonly evidence: string[] = [];
-  head(origin: string) {
-    return this.heads.get(origin);
-  }
-  save(origin: string, head: WitnessedHead) {
-    this.heads.set(origin, head);
-  }
-  refused(_origin: string, checkpoint: string) {
-    this.evidence.push(checkpoint);
-  }
-}
 
 async function setup() {
   const logSigner = await createNoteSigner(ORIGIN, seed(7));
