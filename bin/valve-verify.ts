@@ -16,10 +16,13 @@ export const EXIT = { verified: 0, 'not verified': 1, 'could not check': 2, fork
 
 const usage = `usage:
   valve-verify verify <bundle.json> --trust-root <root.json> [--tenant <name>] [--state <dir> | --no-state]
-                      [--consistency <proof.json> | --fetch <log-url> [--timeout <seconds>]] [--json]
+                      [--consistency <proof.json> | --fetch <log-url> [--timeout <seconds>]]
+                      [--witness <witness-verifier-key> ... [--witness-quorum <k>]] [--json]
   valve-verify disclose --request <request.json> --response <response.json> [--salt <salt>]
                       [--fields f1,f2] [--context 0,2] [--conversation 1] [--tenant <name>] [--out <file>]
   valve-verify audit <trail.json> [--proofs <proofs.json> --trust-root <root.json>] [--json]
+--witness: a witness the auditor trusts (c2sp.org/tlog-cosignature, key type 0x04); the proof's checkpoint
+  must carry cosignatures from --witness-quorum of them (default: all); the report names which signed
 held checkpoints: --state, else $XDG_STATE_HOME/valve-verify, else ~/.local/state/valve-verify
 --fetch: each request to the log ends after --timeout seconds (default 10) or 1 MiB of answer, and
   follows no redirect; any of these is "could not check"

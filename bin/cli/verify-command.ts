@@ -1,5 +1,6 @@
 import { consistencyBodySchema, type VerifyReport } from '../../src/contracts/receipt-bodies';
 import { type TrustRoot, trustRootSchema } from '../../src/contracts/trust-root';
+import { parseCosignerKey, type WitnessPolicy } from '../../src/log/cosignature';
 import { verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
 import { type ParsedArgs, UsageError } from './args';
 import { defaultStateDir, fileMemory } from './checkpoint-state';
@@ -28,10 +29,31 @@ function fetchLimitsOf(args: ParsedArgs): LogFetchLimits {
   return { ...DEFAULT_LOG_FETCH_LIMITS, timeoutMs: seconds * 1000 };
 }
 
+/** `--witness <verifier key>` (repeatable) and `--witness-quorum <k>` (default: all of them). */
+function witnessPolicyOf(args: ParsedArgs): WitnessPolicy | undefined {
+  const witnesses = args.repeated.get('witness') ?? [];
+  const quorumText = args.options.get('witness-quorum');
+  if (witnesses.length === 0) {
+    if (quorumText !== undefined) throw new UsageError('--witness-quorum needs at least one --witness');
+    return undefined;
+  }
+  for (const vkey of witnesses) {
+    const parsed = parseCosignerKey(vkey);
+    if (!parsed.ok) throw new UsageError(`--witness ${vkey}: ${parsed.reason}`);
+  }
+  const quorum = quorumText === undefined ? witnesses.length : Number(quorumText);
+  if (!/^[1-9][0-9]*$/.test(quorumText ?? '1') || quorum > witnesses.length) {
+    throw new UsageError(
+      `--witness-quorum is 1 to the ${witnesses.length} witnesses given, not ${quorumText}`,
+    );
+  }
+  return { witnesses, quorum };
+}
+
 /**
  * `verify <bundle> --trust-root <file> [--state <dir>] [--consistency <file>] [--fetch <log-url>
- * [--timeout <seconds>]] [--tenant <name>]`: the bundle, then consistency with the checkpoint held
- * for its log.
+ * [--timeout <seconds>]] [--tenant <name>] [--witness <vkey> ... [--witness-quorum <k>]]`: the bundle,
+ * then consistency with the checkpoint held for its log.
  */
 export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   const [bundlePath] = args.positionals;
@@ -53,6 +75,7 @@ export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
   const limits = fetchLimitsOf(args);
   return verifyWithHeldCheckpoint(readJsonFile(bundlePath, 'bundle'), trustRoot, {
     tenant: args.options.get('tenant'),
+    witnesses: witnessPolicyOf(args),
     memory: args.flags.has('no-state') ? undefined : fileMemory(stateDir),
     consistency: consistency?.data,
     fetchConsistency: logUrl === undefined ? undefined : fetchConsistencyFrom(logUrl, limits),

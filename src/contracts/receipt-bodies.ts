@@ -87,6 +87,10 @@ export const verifyReportSchema = z.strictObject({
       treeSize: z.number().int().min(0),
       rootHash: z.string(),
       checkpoint: z.string(),
+      /** With a witness policy: the policy's witnesses that cosigned the checkpoint, and when (seconds). */
+      cosignedBy: z
+        .array(z.strictObject({ name: z.string(), timestamp: z.number().int().min(0) }))
+        .optional(),
     })
     .nullable(),
   fields: z.array(fieldReportSchema),

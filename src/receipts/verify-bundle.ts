@@ -12,6 +12,7 @@ import type { TrustRoot } from '../contracts/trust-root';
 import { decodeBase64Url, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
 import { verifyCheckpoint } from '../log/checkpoint';
+import { checkWitnessPolicy, type WitnessPolicy } from '../log/cosignature';
 import { entryHash, leafHash, verifyInclusion } from '../log/merkle';
 import { parseTlogProof } from '../log/tlog-proof';
 import { deriveFieldKey, matchesCommitment } from './commitments';
@@ -28,6 +29,8 @@ import { checkReceiptBody, type ReceiptBody } from './receipt-body';
 export interface VerifyOptions {
   /** The tenant the auditor expects the receipt to be issued to (v2 receipts commit to it). */
   tenant?: string;
+  /** "At least `quorum` of these witnesses cosigned the proof's checkpoint" (c2sp.org/tlog-cosignature). */
+  witnesses?: WitnessPolicy;
 }
 
 /** ok, and the verdict: a fork, any fault found, or only checks that could not be run. */
@@ -156,7 +159,13 @@ async function checkTenant(
     : { check: 'tenant', ok: false, detail: `not issued to tenant ${JSON.stringify(tenant)}` };
 }
 
-async function checkProof(proofText: string, payload: Bytes, trustRoot: TrustRoot, checks: VerifyCheck[]) {
+async function checkProof(
+  proofText: string,
+  payload: Bytes,
+  trustRoot: TrustRoot,
+  checks: VerifyCheck[],
+  witnesses: WitnessPolicy | undefined,
+) {
   const proof = parseTlogProof(proofText);
   if (!proof.ok) {
     checks.push({ check: 'proof.format', ok: false, detail: proof.reason });
@@ -180,6 +189,10 @@ async function checkProof(proofText: string, payload: Bytes, trustRoot: TrustRoo
     ok: true,
     detail: `${origin} at size ${size}, signed by the pinned key`,
   });
+  const cosigned =
+    witnesses === undefined ? undefined : await checkWitnessPolicy(proof.value.checkpoint, witnesses);
+  if (cosigned !== undefined)
+    checks.push({ check: 'log.witnesses', ok: cosigned.ok, detail: cosigned.detail });
   const leaf = leafHash(entryHash(payload));
   const included = verifyInclusion(leaf, proof.value.index, size, proof.value.path, root);
   checks.push(
@@ -193,6 +206,7 @@ async function checkProof(proofText: string, payload: Bytes, trustRoot: TrustRoo
     treeSize: size,
     rootHash: encodeBase64(root),
     checkpoint: proof.value.checkpoint,
+    ...(cosigned === undefined ? {} : { cosignedBy: cosigned.cosignedBy }),
   };
 }
 
@@ -220,6 +234,6 @@ export async function verifyBundle(
   );
   const fields = await checkFields(bundle, body, names, checks);
   if (options.tenant !== undefined) checks.push(await checkTenant(bundle, body, options.tenant));
-  const log = await checkProof(bundle.proof, jws.payload, trustRoot, checks);
+  const log = await checkProof(bundle.proof, jws.payload, trustRoot, checks, options.witnesses);
   return report(checks, { ...parts, fields, log });
 }

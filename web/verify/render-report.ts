@@ -38,6 +38,16 @@ function summary(report: VerifyReport): HTMLElement {
         : `${report.log.origin}, entry ${report.log.index} of ${report.log.treeSize}`,
     ],
     ['Root', report.log?.rootHash ?? null],
+    [
+      'Cosigned by',
+      report.log?.cosignedBy === undefined
+        ? null
+        : report.log.cosignedBy.length === 0
+          ? 'none of the trusted witnesses'
+          : report.log.cosignedBy
+              .map((c) => `${c.name} (${new Date(c.timestamp * 1000).toISOString()})`)
+              .join(', '),
+    ],
   ];
   const dl = el('dl', { class: 'summary' });
   for (const [name, value] of rows) if (value !== null) dl.append(el('dt', {}, name), el('dd', {}, value));

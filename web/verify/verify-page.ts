@@ -1,6 +1,7 @@
 import { config } from 'zod';
 import { type ConsistencyBody, consistencyBodySchema } from '../../src/contracts/receipt-bodies';
 import { type TrustRoot, trustRootSchema } from '../../src/contracts/trust-root';
+import { parseCosignerKey, type WitnessPolicy } from '../../src/log/cosignature';
 import { parseIJson } from '../../src/receipts/i-json';
 import { type FetchConsistency, verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
 import { forgetCheckpoints, heldCheckpoints, storageMemory, TRUST_ROOT_KEY } from './browser-memory';
@@ -79,6 +80,25 @@ function showReport(node: HTMLElement): void {
   $('report-heading').focus();
 }
 
+/** The witness keys and quorum the page was given; a string says what is wrong with them. */
+function witnessPolicy(): WitnessPolicy | undefined | string {
+  const keys = $<HTMLTextAreaElement>('witness-keys')
+    .value.split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const quorumText = $<HTMLInputElement>('witness-quorum').value.trim();
+  if (keys.length === 0) return quorumText === '' ? undefined : 'A quorum needs at least one witness key.';
+  for (const key of keys) {
+    const parsed = parseCosignerKey(key);
+    if (!parsed.ok) return `Witness key ${key}: ${parsed.reason}.`;
+  }
+  const quorum = quorumText === '' ? keys.length : Number(quorumText);
+  if (!Number.isInteger(quorum) || quorum < 1 || quorum > keys.length) {
+    return `The quorum is 1 to the ${keys.length} witness keys given.`;
+  }
+  return { witnesses: keys, quorum };
+}
+
 async function verify(): Promise<void> {
   if (trustRoot === undefined) {
     showReport(renderProblem('Pin a trust root first: fetch it from this Valve or paste it.'));
@@ -104,8 +124,14 @@ async function verify(): Promise<void> {
       return;
     }
   }
+  const witnesses = witnessPolicy();
+  if (typeof witnesses === 'string') {
+    showReport(renderProblem(witnesses));
+    return;
+  }
   const report = await verifyWithHeldCheckpoint(bundle, trustRoot, {
     tenant: tenant === '' ? undefined : tenant,
+    witnesses,
     consistency,
     memory: storageMemory(localStorage),
     fetchConsistency: servedOverHttp ? fetchFromThisValve : undefined,
