@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasonRequestSchema } from '../../../src/contracts/reason-request';
 import { type ReasonResponse, reasonResponseSchema } from '../../../src/contracts/reason-response';
 import type { DisclosureBundle, VerifyReport } from '../../../src/contracts/receipt-bodies';
+import { cosignCheckpoint, createCosigner, formatCosignerKey } from '../../../src/log/cosignature';
 import { buildDisclosure } from '../../../src/receipts/disclose';
 import { oneByteMutations } from '../../helpers/bundle-mutations';
 import { type RunningValve, startValve } from '../helpers/start-valve';
@@ -84,7 +85,7 @@ async function verifyInPage(target: Page, bundle: unknown, tenant = ''): Promise
 }
 
 /** The CLI's report of the same bundle, from a fresh state directory as the page's fresh storage. */
-async function verifyInCli(bundle: unknown, tenant?: string): Promise<VerifyReport> {
+async function verifyInCli(bundle: unknown, tenant?: string, extra: string[] = []): Promise<VerifyReport> {
   const work = mkdtempSync(join(dir, 'cli-'));
   writeFileSync(join(work, 'bundle.json'), JSON.stringify(bundle));
   writeFileSync(join(work, 'root.json'), trustRootText);
@@ -97,7 +98,7 @@ async function verifyInCli(bundle: unknown, tenant?: string): Promise<VerifyRepo
     join(work, 'state'),
     '--json',
   ];
-  const result = await runCli(tenant === undefined ? args : [...args, '--tenant', tenant]);
+  const result = await runCli([...(tenant === undefined ? args : [...args, '--tenant', tenant]), ...extra]);
   return JSON.parse(result.stdout) as VerifyReport;
 }
 
@@ -296,6 +297,51 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
       else expect(said).toContain(`Receipt ${id}: paste`);
       await linked.close();
     }
+  });
+
+  it('checks "at least k of these witnesses" as the CLI does, and names who cosigned', async () => {
+    const cosigner = await createCosigner('w1.witness.test', pkcs8Ed25519());
+    const absent = await createCosigner('w2.witness.test', pkcs8Ed25519());
+    const [w1, w2] = [cosigner, absent].map((c) => formatCosignerKey(c.name, c.publicKey)) as [
+      string,
+      string,
+    ];
+    // The proof's checkpoint note follows its first blank line; its text ends at the note's blank line.
+    const note = full.proof.slice(full.proof.indexOf('\n\n') + 2);
+    const text = note.slice(0, note.indexOf('\n\n') + 1);
+    const cosigned = { ...full, proof: full.proof + (await cosignCheckpoint(text, cosigner, 1_790_000_000)) };
+    const fresh = await openPage(`${valve.url}/verify`);
+    await fresh.evaluate((root) => localStorage.setItem('valve-verify:trust-root', root), trustRootText);
+    await fresh.reload();
+    for (const quorum of ['1', '2']) {
+      // Each run starts holding no checkpoint, as the CLI's fresh state directory does.
+      await fresh.evaluate(() => {
+        for (const key of Object.keys(localStorage)) {
+          if (key.startsWith('valve-verify:checkpoint:')) localStorage.removeItem(key);
+        }
+      });
+      await fresh.getByLabel(/Witnesses you trust/).fill(`${w1}\n${w2}`);
+      await fresh.getByLabel('How many of them must have cosigned the checkpoint').fill(quorum);
+      const inPage = await verifyInPage(fresh, cosigned, 'e2e');
+      const inCli = await verifyInCli(cosigned, 'e2e', [
+        '--witness',
+        w1,
+        '--witness',
+        w2,
+        '--witness-quorum',
+        quorum,
+      ]);
+      expect(inPage).toEqual(inCli);
+      expect(inPage.log?.cosignedBy).toEqual([{ name: 'w1.witness.test', timestamp: 1_790_000_000 }]);
+      expect(await fresh.locator('#verdict').textContent()).toBe(
+        quorum === '1' ? 'VERIFIED' : 'NOT VERIFIED',
+      );
+      expect(await fresh.locator('dl.summary').textContent()).toContain('w1.witness.test (2026-09-21T');
+    }
+    await fresh.getByLabel(/Witnesses you trust/).fill('not a key');
+    await fresh.locator('#verify').click();
+    await expect.poll(() => fresh.locator('#report').textContent()).toContain('Witness key not a key');
+    await fresh.close();
   });
 
   it('raised no Content-Security-Policy violation on any page', () => {
