@@ -16,7 +16,7 @@ export function consistencyUrl(logUrl: string, origin: string, from: number, to:
   return `${logPath(logUrl)}/consistency?from=${from}&to=${to}&origin=${encodeURIComponent(origin)}`;
 }
 
-function logPath(logUrl: string): string {
+export function logPath(logUrl: string): string {
   const base = logUrl.replace(/\/+$/, '');
   return base.endsWith('/v1/log') ? base : `${base}/v1/log`;
 }

@@ -6,6 +6,7 @@ import { type ParsedArgs, UsageError } from './args';
 import { defaultStateDir, fileMemory } from './checkpoint-state';
 import { fetchConsistencyFrom } from './fetch-consistency';
 import { DEFAULT_LOG_FETCH_LIMITS, type LogFetchLimits } from './fetch-log-json';
+import { fetchProofFrom } from './fetch-proof';
 import { readJsonFile } from './read-json';
 
 export function readTrustRoot(path: string | undefined): TrustRoot {
@@ -79,5 +80,6 @@ export async function verifyCommand(args: ParsedArgs): Promise<VerifyReport> {
     memory: args.flags.has('no-state') ? undefined : fileMemory(stateDir),
     consistency: consistency?.data,
     fetchConsistency: logUrl === undefined ? undefined : fetchConsistencyFrom(logUrl, limits),
+    fetchProof: logUrl === undefined ? undefined : fetchProofFrom(logUrl, limits),
   });
 }

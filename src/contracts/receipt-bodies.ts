@@ -150,6 +150,21 @@ export const inclusionQuerySchema = z.strictObject({
   origin: logOriginQuery(),
 });
 
+export const entryProofQuerySchema = z.strictObject({
+  index: queryInteger(0),
+  origin: logOriginQuery(),
+});
+
+/** An entry's C2SP tlog-proof at the log's published checkpoint (cosigned, when it has witnesses). */
+export const entryProofBodySchema = z.strictObject({
+  origin: z.string(),
+  index: z.number().int().min(0),
+  treeSize: z.number().int().min(1),
+  /** The tlog-proof text: index, inclusion path and the checkpoint note with its cosignatures. */
+  proof: z.string(),
+});
+export type EntryProofBody = z.infer<typeof entryProofBodySchema>;
+
 /** Sizes of the log's tree; a proof from size 0 is not defined (RFC 9162 §2.1.4). */
 export const consistencyQuerySchema = z.strictObject({
   from: queryInteger(1),

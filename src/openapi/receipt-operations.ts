@@ -6,6 +6,8 @@ import {
   consistencyBodySchema,
   consistencyQuerySchema,
   disclosureBundleSchema,
+  entryProofBodySchema,
+  entryProofQuerySchema,
   inclusionBodySchema,
   inclusionQuerySchema,
   storedReceiptSchema,
@@ -115,6 +117,25 @@ export const receiptOperations: Operation[] = [
     response: inclusionBodySchema,
     example: {
       response: { index: 41, treeSize: 42, hashes: ['yWqC1mxl6qGmxD6cw7DI8Q6vYvZl9bH0XX9o1Uf0nWc='] },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/log/proof',
+    summary:
+      'Entry `index`’s C2SP tlog-proof at the log’s published checkpoint: the latest one cosigned by `LOG_WITNESS_QUORUM` witnesses that holds it, cosignatures included, or without witnesses the latest signed one; an index no checkpoint holds yet is 400 `log.invalid_range`.',
+    security: { kind: 'public' },
+    query: entryProofQuerySchema,
+    errors: ['log.invalid_range', 'request.not_found'],
+    status: 200,
+    response: entryProofBodySchema,
+    example: {
+      response: {
+        origin,
+        index: 41,
+        treeSize: 42,
+        proof,
+      },
     },
   },
   {

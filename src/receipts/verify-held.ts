@@ -1,6 +1,7 @@
 import type { ConsistencyBody, VerifyReport } from '../contracts/receipt-bodies';
 import type { TrustRoot } from '../contracts/trust-root';
 import { compareCheckpoints } from '../log/compare-checkpoints';
+import { type FetchProof, withCosignedProof } from './cosigned-proof';
 import { type VerifyOptions, verdictOf, verifyBundle } from './verify-bundle';
 
 // A bundle verified by an auditor who remembers: the bundle's checkpoint must be consistent with the
@@ -23,6 +24,8 @@ export interface VerifyHeldOptions extends VerifyOptions {
   consistency?: ConsistencyBody;
   /** Asked for a missing consistency proof; omitted means offline. */
   fetchConsistency?: FetchConsistency;
+  /** With a witness policy the bundle's checkpoint does not meet, asked for the cosigned proof. */
+  fetchProof?: FetchProof;
 }
 
 export async function verifyWithHeldCheckpoint(
@@ -30,7 +33,12 @@ export async function verifyWithHeldCheckpoint(
   trustRoot: TrustRoot,
   options: VerifyHeldOptions = {},
 ): Promise<VerifyReport> {
-  const report = await verifyBundle(input, trustRoot, options);
+  const report = await withCosignedProof(
+    input,
+    await verifyBundle(input, trustRoot, options),
+    trustRoot,
+    options,
+  );
   const { memory } = options;
   if (report.log === null || memory === undefined) return report;
   const pinned = trustRoot.logs.find((log) => log.origin === report.log?.origin);

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import {
   checkpointQuerySchema,
   consistencyQuerySchema,
+  entryProofQuerySchema,
   inclusionQuerySchema,
 } from '../contracts/receipt-bodies';
 import { encodeBase64 } from '../encoding/base64';
@@ -12,8 +13,9 @@ import { parseCheckpoint } from '../log/checkpoint';
 import { validationError } from '../middleware/json-body';
 import { requestedOriginOf } from './log-origins';
 
-// The public Merkle log: the latest signed checkpoint, inclusion and consistency proofs, of the
-// deployment's own log or of the shard `?origin=` names.
+// The public Merkle log: the latest signed checkpoint, inclusion and consistency proofs, and an entry's
+// whole tlog-proof at the published (with witnesses, cosigned) checkpoint, of the deployment's own log
+// or of the shard `?origin=` names.
 
 async function logOf(env: Env, origin: string | undefined) {
   return env.RECEIPT_LOG.getByName(await requestedOriginOf(env, origin));
@@ -24,7 +26,11 @@ function outOfRange(message: string, details: Record<string, unknown>): ApiError
 }
 
 const query = <
-  T extends typeof checkpointQuerySchema | typeof inclusionQuerySchema | typeof consistencyQuerySchema,
+  T extends
+    | typeof checkpointQuerySchema
+    | typeof inclusionQuerySchema
+    | typeof consistencyQuerySchema
+    | typeof entryProofQuerySchema,
 >(
   schema: T,
 ) =>
@@ -47,6 +53,17 @@ export const logRoutes = new Hono<AppEnv>()
       throw outOfRange('The index must be below the size, and the size at most the log’s.', { index, size });
     }
     return c.json({ index, treeSize: size, hashes: proof.hashes });
+  })
+  .get('/log/proof', query(entryProofQuerySchema), async (c) => {
+    const { index, origin } = c.req.valid('query');
+    const log = await logOf(c.env, origin);
+    const proof = await log.proofOf(index);
+    if (proof === null) {
+      throw outOfRange('The index must be below the size of the log’s latest checkpoint.', { index });
+    }
+    const note = proof.slice(proof.indexOf('\n\n') + 2);
+    const [named, size] = note.split('\n', 2);
+    return c.json({ origin: named, index, treeSize: Number(size), proof });
   })
   .get('/log/consistency', query(consistencyQuerySchema), async (c) => {
     const { from, to, origin } = c.req.valid('query');

@@ -1,7 +1,12 @@
 import { config } from 'zod';
-import { type ConsistencyBody, consistencyBodySchema } from '../../src/contracts/receipt-bodies';
+import {
+  type ConsistencyBody,
+  consistencyBodySchema,
+  entryProofBodySchema,
+} from '../../src/contracts/receipt-bodies';
 import { type TrustRoot, trustRootSchema } from '../../src/contracts/trust-root';
 import { parseCosignerKey, type WitnessPolicy } from '../../src/log/cosignature';
+import type { FetchProof } from '../../src/receipts/cosigned-proof';
 import { parseIJson } from '../../src/receipts/i-json';
 import { type FetchConsistency, verifyWithHeldCheckpoint } from '../../src/receipts/verify-held';
 import { forgetCheckpoints, heldCheckpoints, storageMemory, TRUST_ROOT_KEY } from './browser-memory';
@@ -59,6 +64,17 @@ const fetchFromThisValve: FetchConsistency = async (origin, from, to) => {
   );
   if (!body.success) throw new Error('the log did not answer a consistency proof');
   return body.data;
+};
+
+/** The entry's proof at this Valve's published (cosigned) checkpoint, for a bundle that lacks the witnesses. */
+const fetchProofFromThisValve: FetchProof = async (origin, index) => {
+  const body = entryProofBodySchema.safeParse(
+    await fetchJson(`/v1/log/proof?index=${index}&origin=${encodeURIComponent(origin)}`),
+  );
+  if (!body.success || body.data.origin !== origin || body.data.index !== index) {
+    throw new Error('the log did not answer this entry’s proof');
+  }
+  return body.data.proof;
 };
 
 function showHeld(): void {
@@ -135,6 +151,7 @@ async function verify(): Promise<void> {
     consistency,
     memory: storageMemory(localStorage),
     fetchConsistency: servedOverHttp ? fetchFromThisValve : undefined,
+    fetchProof: servedOverHttp ? fetchProofFromThisValve : undefined,
   });
   showReport(renderReport(report));
   showHeld();

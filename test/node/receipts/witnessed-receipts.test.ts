@@ -186,6 +186,32 @@ describe('a deployment with two witnesses', () => {
     expect(two.code).toBe(0);
   });
 
+  it('fetches the cosigned proof for a bundle straight from the answer (--fetch), and checks it is consistent', async () => {
+    await cosignedCheckpoint(2);
+    const [w1, w2] = witnesses.map((w) => w.verifierKey) as [string, string];
+    const result = await verify(
+      'second.json',
+      '--witness',
+      w1,
+      '--witness',
+      w2,
+      '--fetch',
+      valve.url,
+      '--json',
+    );
+    const report = JSON.parse(result.stdout) as {
+      verdict: string;
+      log: { treeSize: number; cosignedBy: { name: string }[] };
+      checks: { check: string; ok: boolean; detail: string }[];
+    };
+    expect(report.verdict).toBe('verified');
+    expect(report.log.cosignedBy.map((c) => c.name)).toEqual(['w1.witness.test', 'w2.witness.test']);
+    expect(report.checks.find((c) => c.check === 'log.cosigned_proof')?.detail).toMatch(
+      /^the bundle's checkpoint \(size \d+\) lacked the witnesses; the log's proof at size \d+ has them, and is consistent with it$/,
+    );
+    expect(result.code).toBe(0);
+  });
+
   it('refuses to cosign a second history of a size it cosigned: the split view is caught', async () => {
     const note = await cosignedCheckpoint(2);
     const [, sizeText] = note.split('\n');
