@@ -182,35 +182,46 @@ export function goalRows(m) {
 }
 
 /**
- * Whether log shards are independent: the most shards, each in a workerd process of its own, against
- * one, judged by appends per workerd CPU-second (flat when they are; on a shared machine the CPU an
- * append takes moves by about a tenth from run to run, hence 0.8×, which a call between shards per
- * append would still fail). Their appends per second are shown beside it with the most this machine's
- * cores allow, since that is what bounds them here.
+ * Whether log shards cost anything per append: the most shards against one, all in one workerd process,
+ * judged by appends per workerd CPU-second (flat when the shards are independent). One process keeps
+ * one core busy at every count, so the CPU an append takes is compared on a machine equally loaded; a
+ * process each fills more cores as the count grows, and on a shared VM the CPU an append takes rises
+ * when every core is busy. A process each's growth in appends per second is shown beside it, with the
+ * most this machine's cores allow.
  * @param {import('../log-shards.js').ShardsResult | null} shards
  * @returns {GoalRow}
  */
 function shardRow(shards) {
-  const target = 'appends per workerd CPU-second ≥ 0.8× one shard’s';
-  const each = shards?.runs.filter((r) => r.layout === 'a process each') ?? [];
-  const one = each.find((r) => r.shards === 1);
-  const most = each.reduce((a, r) => (r.shards > (a?.shards ?? 0) ? r : a), one);
-  if (!shards || !one || !most || most === one) {
+  const target = 'appends per workerd CPU-second ≥ 0.9× one shard’s';
+  /** @param {import('../log-shards.js').Layout} layout */
+  const ends = (layout) => {
+    const runs = shards?.runs.filter((r) => r.layout === layout) ?? [];
+    const one = runs.find((r) => r.shards === 1);
+    const most = runs.reduce((a, r) => (r.shards > (a?.shards ?? 0) ? r : a), one);
+    return one && most && most !== one ? { one, most } : null;
+  };
+  const shared = ends('one process');
+  const each = ends('a process each');
+  if (!shards || !shared) {
     return {
-      goal: 'log appends by shard count, a workerd process each',
+      goal: 'log appends by shard count, CPU per append',
       target,
       measured: 'not run',
       ratio: '—',
       met: null,
     };
   }
+  const { one, most } = shared;
   const perCpu = ratioOf(most.appendsPerCpuSecond, one.appendsPerCpuSecond);
+  const apart = each
+    ? `; a process each: ${each.most.perSecond}/s vs ${each.one.perSecond}/s (${show(each.most.speedup, '×')}, at most ${each.most.bound}× on ${shards.cores} cores), ${show(ratioOf(each.most.appendsPerCpuSecond, each.one.appendsPerCpuSecond), '×')} per CPU-second`
+    : '';
   return {
-    goal: `log appends by shard count, ${most.shards} shards vs 1, a workerd process each`,
+    goal: `log appends by shard count, CPU per append, ${most.shards} shards vs 1 in one workerd process`,
     target,
-    measured: `${show(most.appendsPerCpuSecond, '')} vs ${show(one.appendsPerCpuSecond, '')} per CPU-second; ${most.perSecond}/s vs ${one.perSecond}/s (${show(most.speedup, '×')}, at most ${most.bound}× on ${shards.cores} cores)`,
+    measured: `${show(most.appendsPerCpuSecond, '')} vs ${show(one.appendsPerCpuSecond, '')} per CPU-second${apart}`,
     ratio: show(perCpu, '× per CPU-second'),
-    met: perCpu === null ? null : perCpu >= 0.8,
+    met: perCpu === null ? null : perCpu >= 0.9,
   };
 }
 

@@ -110,7 +110,7 @@ describe('goalRows', () => {
     expect(row(goalRows(measured()), 'throughput as a fraction')?.ratio).toBe('floor not measured');
   });
 
-  it('judges log shards by appends per workerd CPU-second, the most shards against one, a process each', () => {
+  it('judges log shards by appends per workerd CPU-second in one process, the most shards against one', () => {
     type Shards = NonNullable<Measured['logShards']>;
     const run = (
       layout: Shards['runs'][number]['layout'],
@@ -148,10 +148,11 @@ describe('goalRows', () => {
       metrics: [],
     };
     expect(row(goalRows({ ...measured(), logShards: shards }), 'log appends by shard count')).toEqual({
-      goal: 'log appends by shard count, 8 shards vs 1, a workerd process each',
-      target: 'appends per workerd CPU-second ≥ 0.8× one shard’s',
-      measured: '8550 vs 9000 per CPU-second; 12000/s vs 8000/s (1.5×, at most 2× on 2 cores)',
-      ratio: '0.95× per CPU-second',
+      goal: 'log appends by shard count, CPU per append, 8 shards vs 1 in one workerd process',
+      target: 'appends per workerd CPU-second ≥ 0.9× one shard’s',
+      measured:
+        '9500 vs 9000 per CPU-second; a process each: 12000/s vs 8000/s (1.5×, at most 2× on 2 cores), 0.95× per CPU-second',
+      ratio: '1.06× per CPU-second',
       met: true,
     });
     expect(row(goalRows(measured()), 'log appends by shard count')).toMatchObject({
