@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Log appends per second by shard count (1, 2, 4, 8), each shard its own ReceiptLog Durable Object
-// named by its origin (`bench.valve.local/log/o<count>-s<k>`, so each registers with the deployment's
-// own log as a sharded deployment's do). The same 16 concurrent clients, each keeping one request of
-// 100 appends in flight, spread round-robin over the shards; every run does the same number of appends.
-// Two layouts: every shard in one workerd process (one JS thread, as `wrangler dev` runs them), and
-// each shard in a workerd process of its own (as production runs each object on its own thread).
-// Each run in two passes, the shard counts in turn and in reverse order the second time, both layouts
-// at each count, so that a machine whose speed drifts weighs on every count alike.
-// Besides wall-clock appends/s it reads, from /proc, the CPU time of the workerd processes serving the
-// shards (CPU per append, appends per CPU-second: flat across shard counts when the shards are
-// independent), of this Node process (the load generator) and of the whole machine (what else ran).
-// On N cores the second layout can grow only up to about N× one shard, less what the load generator
-// and other work take. Run by the bench harness (bench/lib/micro.js) or alone:
-// `node bench/log-shards.js [--quick]`; the last stdout line is JSON.
+// named by its origin (`bench.valve.local/log/o<count>-s<k>`, `p…` for a process each), so each
+// registers with the deployment's own log as a sharded deployment's do. The same 16 concurrent
+// clients, each keeping one request of 100 appends in flight, spread round-robin over the shards;
+// every run does the same number of appends. Two layouts: every shard in one workerd process (one JS
+// thread, as `wrangler dev` runs them), and each shard in a workerd process of its own (as production
+// runs each object on its own thread). Each run in two passes, the shard counts ascending and then
+// descending, both layouts at each count, so that a machine whose speed drifts weighs on every count
+// alike. Besides wall-clock appends/s it reads, from /proc, the CPU time of the workerd processes
+// serving the shards (CPU per append, appends per CPU-second: in one process, flat across shard counts
+// when the shards are independent), of this Node process (the load generator) and of the whole
+// machine (what else ran). On N cores the second layout can grow only up to about N× one shard, less
+// what the load generator and other work take. Run by the bench harness (bench/lib/micro.js) or
+// alone: `node bench/log-shards.js [--quick]`; the last stdout line is JSON.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,7 +141,7 @@ async function drive(targets, pids, load) {
   const node = process.cpuUsage(nodeBefore);
   return {
     seconds,
-    workerdCpuS: cpuSecondsOf(pids) - workerdBefore,
+    workerdCpuS: pids.length === 0 ? Number.NaN : cpuSecondsOf(pids) - workerdBefore,
     loadGeneratorCpuS: (node.user + node.system) / 1e6,
     machineBusyS: machineBusySeconds() - machineBefore,
     batches: batches.size,
