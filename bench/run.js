@@ -16,8 +16,8 @@
 // rounds that alternate the targets (three in a full run, two in a quick one), summed per target.
 // Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server's
 // CPU time (/proc/<pid>/stat, every process of LiteLLM's tree) over the throughput run, divided by its requests. Round trips: the
-// Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks and
-// bench/log-appends.js. Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
+// Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks,
+// bench/log-appends.js and bench/log-shards.js (log appends by shard count). Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
 //
 // Options: --quick (about three minutes), --rate=N, --latency-ms=N, --connections=N, --no-peer (no Portkey),
 // --no-litellm, --no-floor, --no-micro, --no-npm-start, --autocannon (no wrk), --peer-version=V,
@@ -351,6 +351,7 @@ async function main() {
     `micro-benchmarks: ${micro.results.length} results in ${micro.seconds}s${micro.error ? ` (${micro.error})` : ''}`,
   );
 
+  const logShards = extras.find((e) => e.file.endsWith('log-shards.js')) ?? null;
   const logExtra = extras.find((e) => e.file.endsWith('log-appends.js'))?.result;
   /** @param {RegExp} unit */
   const logMetric = (unit) =>
@@ -366,6 +367,7 @@ async function main() {
     ttfbP50: Object.fromEntries(Object.entries(ttfb).map(([name, t]) => [name, t.firstByteMs.p50])),
     trips,
     logAppends: { perSecond: logMetric(/^appends\/s$/), perCpuSecond: logMetric(/CPU-s/) },
+    logShards: logShards?.result ?? null,
     facade,
   });
   const results = {
@@ -411,7 +413,8 @@ async function main() {
     ),
     roundTrips: trips,
     micro,
-    extras,
+    logShards,
+    extras: extras.filter((e) => e !== logShards),
   };
   mkdirSync(outDir, { recursive: true });
   const date = results.date.slice(0, 10);

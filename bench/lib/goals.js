@@ -36,6 +36,7 @@ const show = (x, unit) => (x === null ? '—' : `${x}${unit}`);
  *   ttfbP50: Record<string, number | undefined>,
  *   trips: { plain?: Trips, receiptId?: Trips, capped?: Trips },
  *   logAppends: { perSecond: number | null, perCpuSecond: number | null },
+ *   logShards?: import('../log-shards.js').ShardsResult | null,
  *   facade: 'absent' | 'measured' | 'not run',
  * }} m
  * @returns {GoalRow[]}
@@ -176,7 +177,52 @@ export function goalRows(m) {
     ratio: show(ratioOf(perSecond, 10_000), '× target'),
     met: perSecond === null ? null : perSecond >= 10_000,
   });
+  rows.push(shardRow(m.logShards ?? null));
   return rows;
+}
+
+/**
+ * Whether log shards cost anything per append: the most shards against one, all in one workerd process,
+ * judged by appends per workerd CPU-second (flat when the shards are independent). One process keeps
+ * one core busy at every count, so the CPU an append takes is compared on a machine equally loaded; a
+ * process each fills more cores as the count grows, and on a shared VM the CPU an append takes rises
+ * when every core is busy. A process each's growth in appends per second is shown beside it, with the
+ * most this machine's cores allow.
+ * @param {import('../log-shards.js').ShardsResult | null} shards
+ * @returns {GoalRow}
+ */
+function shardRow(shards) {
+  const target = 'appends per workerd CPU-second ≥ 0.9× one shard’s';
+  /** @param {import('../log-shards.js').Layout} layout */
+  const ends = (layout) => {
+    const runs = shards?.runs.filter((r) => r.layout === layout) ?? [];
+    const one = runs.find((r) => r.shards === 1);
+    const most = runs.reduce((a, r) => (r.shards > (a?.shards ?? 0) ? r : a), one);
+    return one && most && most !== one ? { one, most } : null;
+  };
+  const shared = ends('one process');
+  const each = ends('a process each');
+  if (!shards || !shared) {
+    return {
+      goal: 'log appends by shard count, CPU per append',
+      target,
+      measured: 'not run',
+      ratio: '—',
+      met: null,
+    };
+  }
+  const { one, most } = shared;
+  const perCpu = ratioOf(most.appendsPerCpuSecond, one.appendsPerCpuSecond);
+  const apart = each
+    ? `; a process each: ${each.most.perSecond}/s vs ${each.one.perSecond}/s (${show(each.most.speedup, '×')}, at most ${each.most.bound}× on ${shards.cores} cores), ${show(ratioOf(each.most.appendsPerCpuSecond, each.one.appendsPerCpuSecond), '×')} per CPU-second`
+    : '';
+  return {
+    goal: `log appends by shard count, CPU per append, ${most.shards} shards vs 1 in one workerd process`,
+    target,
+    measured: `${show(most.appendsPerCpuSecond, '')} vs ${show(one.appendsPerCpuSecond, '')} per CPU-second${apart}`,
+    ratio: show(perCpu, '× per CPU-second'),
+    met: perCpu === null ? null : perCpu >= 0.9,
+  };
 }
 
 /** @param {Parameters<typeof goalRows>[0]} m @returns {GoalRow[]} */

@@ -28,3 +28,20 @@ export function describeMachine() {
 export function loadNow() {
   return loadavg().map((x) => Math.round(x * 100) / 100);
 }
+
+/**
+ * The CPU seconds every core of the machine has spent busy so far (user, nice, system, irq, softirq and
+ * steal in `/proc/stat`; idle and I/O wait are not busy), or NaN where /proc is not there. Read before
+ * and after a run, the difference less the measured processes' own CPU is what else ran meanwhile.
+ */
+export function machineBusySeconds() {
+  const line = read('/proc/stat').split('\n')[0] ?? '';
+  if (!line.startsWith('cpu ')) return Number.NaN;
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  // USER_HZ, 100 on Linux, as in processes.js.
+  return (user + nice + system + irq + softirq + steal) / 100;
+}

@@ -44,6 +44,7 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, mainThread?: { running: number, disk: number, idle: number } | null, writtenKiBPerRequest?: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
  *   micro: { results: import('./micro.js').MicroResult[], error?: string },
  *   extras: { file: string, ok: boolean, result?: unknown, error?: string }[],
+ *   logShards?: { file: string, ok: boolean, result?: import('../log-shards.js').ShardsResult, error?: string } | null,
  * }} r
  */
 export function toMarkdown(r) {
@@ -85,8 +86,38 @@ export function toMarkdown(r) {
   } else {
     lines.push('', `Micro-benchmarks: not run (${r.micro.error ?? 'none found'}).`);
   }
+  if (r.logShards) lines.push('', ...logShardsMarkdown(r.logShards));
   for (const e of r.extras) {
     lines.push('', `Extra \`${e.file}\`: ${e.ok ? JSON.stringify(e.result) : `failed — ${e.error}`}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The table "Log appends by shard count" (bench/log-shards.js) and how to read it on this machine.
+ * @param {NonNullable<Parameters<typeof toMarkdown>[0]['logShards']>} e
+ * @returns {string[]}
+ */
+export function logShardsMarkdown(e) {
+  const s = e.result;
+  if (!e.ok || !s) return ['### Log appends by shard count', '', `\`${e.file}\` failed — ${e.error}`];
+  const most = (/** @type {(run: (typeof s.runs)[number]) => number | null} */ f) =>
+    Math.max(...s.runs.map((run) => f(run) ?? 0));
+  const generator = most((run) => run.coresBusy.loadGenerator);
+  const other = most((run) => run.coresBusy.other);
+  const n = (/** @type {number} */ x) => x.toLocaleString('en');
+  return [
+    '### Log appends by shard count',
+    '',
+    `\`${e.file}\`: each shard its own ReceiptLog Durable Object; ${s.clients} clients each keep one request of ${s.perRequest} appends in flight, round-robin over the shards; ${n(s.appendsPerRun)} appends a row, in ${s.passes} passes (the counts ascending, then descending). Load average ${s.loadAverage.before.join(' / ')} before, ${s.loadAverage.after.join(' / ')} after.`,
+    '',
+    `| shards | layout | appends/s | × 1 shard | at most, on ${s.cores} cores | workerd CPU per append | appends per workerd CPU-second | cores busy: workerd / load generator / other work | mean batch |`,
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...s.runs.map(
+      (run) =>
+        `| ${run.shards} | ${run.layout} | ${n(run.perSecond)} | ${v(run.speedup, '×')} | ${run.bound}× | ${v(run.workerdCpuUsPerAppend, ' µs')} | ${run.appendsPerCpuSecond === null ? '—' : n(run.appendsPerCpuSecond)} | ${v(run.coresBusy.workerd)} / ${run.coresBusy.loadGenerator} / ${v(run.coresBusy.other)} | ${n(run.meanBatch)} |`,
+    ),
+    '',
+    `One process runs every shard on workerd's one thread, so it cannot grow with shards; keeping one core busy at every count, its appends per workerd CPU-second say what sharding costs per append, and stay flat when the shards are independent (the goals table's row). A process each can grow only up to about ${s.cores}× one shard on this machine's ${s.cores} cores, less what the load generator and other work take; once its processes and the load generator fill every core, the CPU an append takes may rise (on a shared VM it has, by up to a quarter), so judge what sharding costs by one process's figure. In production each object runs on a thread of its own, and appends per second grow with the shards up to one object's rate each. The load generator (the bench's Node process) used at most ${generator} of a core${generator >= 0.8 ? ', near the one it has: it bounds the rates above' : ', so it is not what bounds the rates'}; other work (other processes, the kernel, the hypervisor's steal) took up to ${other} cores.`,
+  ];
 }

@@ -109,4 +109,55 @@ describe('goalRows', () => {
     });
     expect(row(goalRows(measured()), 'throughput as a fraction')?.ratio).toBe('floor not measured');
   });
+
+  it('judges log shards by appends per workerd CPU-second in one process, the most shards against one', () => {
+    type Shards = NonNullable<Measured['logShards']>;
+    const run = (
+      layout: Shards['runs'][number]['layout'],
+      shards: number,
+      perSecond: number,
+      perCpu: number,
+    ) => ({
+      layout,
+      shards,
+      processes: layout === 'one process' ? 1 : shards,
+      appends: 38_400,
+      seconds: 38_400 / perSecond,
+      perSecond,
+      speedup: null,
+      bound: layout === 'one process' ? 1 : Math.min(shards, 2),
+      workerdCpuUsPerAppend: 1e6 / perCpu,
+      appendsPerCpuSecond: perCpu,
+      meanBatch: 400,
+      coresBusy: { workerd: 1, loadGenerator: 0.1, other: 0.3 },
+    });
+    const shards: Shards = {
+      name: 'log-shards',
+      cores: 2,
+      loadAverage: { before: [0.5, 0.5, 0.5], after: [1, 1, 1] },
+      clients: 16,
+      perRequest: 100,
+      passes: 2,
+      appendsPerRun: 38_400,
+      runs: [
+        run('one process', 1, 8000, 9000),
+        run('one process', 8, 9000, 9500),
+        run('a process each', 1, 8000, 9000),
+        { ...run('a process each', 8, 12_000, 8550), speedup: 1.5 },
+      ],
+      metrics: [],
+    };
+    expect(row(goalRows({ ...measured(), logShards: shards }), 'log appends by shard count')).toEqual({
+      goal: 'log appends by shard count, CPU per append, 8 shards vs 1 in one workerd process',
+      target: 'appends per workerd CPU-second ≥ 0.9× one shard’s',
+      measured:
+        '9500 vs 9000 per CPU-second; a process each: 12000/s vs 8000/s (1.5×, at most 2× on 2 cores), 0.95× per CPU-second',
+      ratio: '1.06× per CPU-second',
+      met: true,
+    });
+    expect(row(goalRows(measured()), 'log appends by shard count')).toMatchObject({
+      measured: 'not run',
+      met: null,
+    });
+  });
 });
