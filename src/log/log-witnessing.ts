@@ -109,6 +109,9 @@ export class LogWitnessing {
       note,
       count,
     );
+    // An older checkpoint with no more cosignatures than this one is never the answer to any quorum
+    // again, so the table keeps at most one row per cosignature count.
+    this.sql.exec('DELETE FROM log_cosigned WHERE size < ? AND count <= ?', size, count);
     if (this.cosigned === undefined || size >= this.cosigned.size) this.cosigned = { size, note, count };
   }
 

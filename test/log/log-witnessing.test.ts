@@ -77,6 +77,9 @@ describe('a log pushing its checkpoints to witnesses', () => {
       // A round with nothing new pushes nothing.
       await t.round(witnessing);
       expect(t.pushes).toHaveLength(4);
+      // Size 5, cosigned by as many, is never an answer again: the table keeps size 12 only.
+      const rows = state.storage.sql.exec<{ size: number }>('SELECT size FROM log_cosigned').toArray();
+      expect(rows.map((r) => r.size)).toEqual([12]);
     });
   });
 
@@ -113,8 +116,15 @@ describe('a log pushing its checkpoints to witnesses', () => {
       await t.round(witnessing);
       expect(t.pushes.slice(-1)).toEqual(['w2.test old 0']);
       expect(witnessing.latestCosigned(2)?.size).toBe(3);
+      // A later checkpoint with fewer cosignatures leaves the one with more as the answer to its quorum.
+      t.down.add('w2.test');
+      t.log.grow(8);
+      await t.round(witnessing);
+      expect(witnessing.latestCosigned(1)?.size).toBe(8);
+      expect(witnessing.latestCosigned(2)?.size).toBe(3);
       // The table survives the object: a new LogWitnessing over the same SQLite knows it.
       expect(new LogWitnessing(state.storage.sql, t.list, t.send).latestCosigned(2)?.size).toBe(3);
+      expect(new LogWitnessing(state.storage.sql, t.list, t.send).latestCosigned(1)?.size).toBe(8);
     });
   });
 
