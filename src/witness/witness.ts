@@ -1,10 +1,10 @@
 import { decodeBase64, encodeBase64 } from '../encoding/base64';
 import { timingSafeEqual } from '../encoding/bytes';
+import { parseAddCheckpoint } from '../log/add-checkpoint-body';
 import { parseCheckpoint } from '../log/checkpoint';
 import { type CosignerSigner, cosignCheckpoint } from '../log/cosignature';
 import { checkConsistencyProof } from '../log/merkle';
 import { type NoteVerifier, openNote, parseVerifierKey } from '../log/signed-note';
-import { parseAddCheckpoint } from './add-checkpoint-body';
 
 // A C2SP tlog-witness (c2sp.org/tlog-witness): for each log it is configured with, it keeps the latest
 // checkpoint it cosigned, and cosigns a new one only when a consistency proof shows it extends that

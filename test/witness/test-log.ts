@@ -1,9 +1,9 @@
+import { formatAddCheckpoint } from '../../src/log/add-checkpoint-body';
 import { signCheckpoint } from '../../src/log/checkpoint';
 import { entryHash, leafHash } from '../../src/log/merkle';
 import { MemoryNodeStore, MerkleTree } from '../../src/log/merkle-tree';
 import type { NoteSigner } from '../../src/log/signed-note';
 import { ed25519Pkcs8FromSeed } from '../../src/signing/keys';
-import { formatAddCheckpoint } from '../../src/witness/add-checkpoint-body';
 import type { WitnessedHead } from '../../src/witness/witness';
 
 // A log and a witness store for witness tests: the log is a tree of entries `${label}-${i}` signed

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64 } from '../../src/encoding/base64';
+import { formatAddCheckpoint, parseAddCheckpoint } from '../../src/log/add-checkpoint-body';
 import { createCosigner, formatCosignerKey, readCosignatures } from '../../src/log/cosignature';
 import { createNoteSigner, formatVerifierKey } from '../../src/log/signed-note';
-import { formatAddCheckpoint, parseAddCheckpoint } from '../../src/witness/add-checkpoint-body';
 import { Witness } from '../../src/witness/witness';
 import { MemoryStore, seed, TestLog } from './test-log';
 

@@ -1,7 +1,7 @@
 import { decodeBase64, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
 import { type CheckResult, fail, pass } from '../encoding/check-result';
-import { HASH_BYTES } from '../log/merkle';
+import { HASH_BYTES } from './merkle';
 
 // The body of a C2SP tlog-witness add-checkpoint request (c2sp.org/tlog-witness):
 //   "old " decimal "\n"           the size of the checkpoint the witness last cosigned for this log
