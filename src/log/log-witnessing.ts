@@ -1,4 +1,4 @@
-import { formatAddCheckpoint } from '../log/add-checkpoint-body';
+import { formatAddCheckpoint } from './add-checkpoint-body';
 import { readCosignatures } from './cosignature';
 import { addSignatureLines } from './signed-note';
 import type { ConfiguredWitness } from './witness-config';
