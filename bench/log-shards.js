@@ -46,13 +46,13 @@ const root = join(import.meta.dirname, '..');
 /** @type {Layout[]} */
 const layouts = ['one process', 'a process each'];
 
-function pkcs8Ed25519() {
+export function pkcs8Ed25519() {
   const { privateKey } = generateKeyPairSync('ed25519');
   return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
 }
 
-/** Bundles bench/log-bench/worker.js (which imports the ReceiptLog from src/) into `dir`. */
-async function bundle(/** @type {string} */ dir) {
+/** Bundles bench/log-bench/worker.js (which imports the ReceiptLog from src/) into `dir`; bench/witness-round.js too. */
+export async function bundle(/** @type {string} */ dir) {
   await build({
     entryPoints: [join(root, 'bench/log-bench/worker.js')],
     bundle: true,
@@ -105,7 +105,7 @@ async function serve(context, name) {
  * @param {Target} target
  * @param {number} n
  */
-async function append(target, n) {
+export async function append(target, n) {
   const res = await fetch(`${target.url}/append?n=${n}&shard=${encodeURIComponent(target.shard)}`, {
     method: 'POST',
   });
@@ -122,7 +122,7 @@ async function append(target, n) {
  * @param {{ clients: number, rounds: number, perRequest: number }} load
  * @returns {Promise<Pass>}
  */
-async function drive(targets, pids, load) {
+export async function drive(targets, pids, load) {
   const batches = new Set();
   const workerdBefore = cpuSecondsOf(pids);
   const machineBefore = machineBusySeconds();

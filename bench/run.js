@@ -17,7 +17,8 @@
 // Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server's
 // CPU time (/proc/<pid>/stat, every process of LiteLLM's tree) over the throughput run, divided by its requests. Round trips: the
 // Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks,
-// bench/log-appends.js and bench/log-shards.js (log appends by shard count). Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
+// bench/log-appends.js, bench/log-shards.js (log appends by shard count) and bench/witness-round.js
+// (the cost of a witness round). Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
 //
 // Options: --quick (about three minutes), --rate=N, --latency-ms=N, --connections=N, --no-peer (no Portkey),
 // --no-litellm, --no-floor, --no-micro, --no-npm-start, --autocannon (no wrk), --peer-version=V,
@@ -352,6 +353,7 @@ async function main() {
   );
 
   const logShards = extras.find((e) => e.file.endsWith('log-shards.js')) ?? null;
+  const witnessRounds = extras.find((e) => e.file.endsWith('witness-round.js')) ?? null;
   const logExtra = extras.find((e) => e.file.endsWith('log-appends.js'))?.result;
   /** @param {RegExp} unit */
   const logMetric = (unit) =>
@@ -414,7 +416,8 @@ async function main() {
     roundTrips: trips,
     micro,
     logShards,
-    extras: extras.filter((e) => e !== logShards),
+    witnessRounds,
+    extras: extras.filter((e) => e !== logShards && e !== witnessRounds),
   };
   mkdirSync(outDir, { recursive: true });
   const date = results.date.slice(0, 10);

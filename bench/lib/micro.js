@@ -1,6 +1,6 @@
 // The micro-benchmarks of the pure modules (bench/**/*.bench.ts, vitest bench with tinybench) and any
 // extra measurement script another part of Valve adds (bench/log-appends.js, bench/log-shards.js,
-// bench/stream-ttfb.js or bench/extra/*.js), folded into the bench's results.
+// bench/witness-round.js, bench/stream-ttfb.js or bench/extra/*.js), folded into the bench's results.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,7 +79,7 @@ export function runExtras(root, context) {
   const bench = join(root, 'bench');
   const candidates = [
     ...readdirSync(bench)
-      .filter((f) => /^(log-appends|log-shards|stream-ttfb)\.(m?js)$/.test(f))
+      .filter((f) => /^(log-appends|log-shards|witness-round|stream-ttfb)\.(m?js)$/.test(f))
       .map((f) => join(bench, f)),
     ...(existsSync(join(bench, 'extra'))
       ? readdirSync(join(bench, 'extra'))

@@ -45,6 +45,7 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  *   micro: { results: import('./micro.js').MicroResult[], error?: string },
  *   extras: { file: string, ok: boolean, result?: unknown, error?: string }[],
  *   logShards?: { file: string, ok: boolean, result?: import('../log-shards.js').ShardsResult, error?: string } | null,
+ *   witnessRounds?: { file: string, ok: boolean, result?: import('../witness-round.js').WitnessRoundResult, error?: string } | null,
  * }} r
  */
 export function toMarkdown(r) {
@@ -87,6 +88,7 @@ export function toMarkdown(r) {
     lines.push('', `Micro-benchmarks: not run (${r.micro.error ?? 'none found'}).`);
   }
   if (r.logShards) lines.push('', ...logShardsMarkdown(r.logShards));
+  if (r.witnessRounds) lines.push('', ...witnessRoundsMarkdown(r.witnessRounds));
   for (const e of r.extras) {
     lines.push('', `Extra \`${e.file}\`: ${e.ok ? JSON.stringify(e.result) : `failed — ${e.error}`}`);
   }
@@ -119,5 +121,41 @@ export function logShardsMarkdown(e) {
     ),
     '',
     `One process runs every shard on workerd's one thread, so it cannot grow with shards; keeping one core busy at every count, its appends per workerd CPU-second say what sharding costs per append, and stay flat when the shards are independent (the goals table's row). A process each can grow only up to about ${s.cores}× one shard on this machine's ${s.cores} cores, less what the load generator and other work take; once its processes and the load generator fill every core, the CPU an append takes may rise (on a shared VM it has, by up to a quarter), so judge what sharding costs by one process's figure. In production each object runs on a thread of its own, and appends per second grow with the shards up to one object's rate each. The load generator (the bench's Node process) used at most ${generator} of a core${generator >= 0.8 ? ', near the one it has: it bounds the rates above' : ', so it is not what bounds the rates'}; other work (other processes, the kernel, the hypervisor's steal) took up to ${other} cores.`,
+  ];
+}
+
+/**
+ * The table "Witness rounds" (bench/witness-round.js): what one round costs with 1 and 2 witnesses,
+ * and the appends per second of a shard with witnesses beside one without.
+ * @param {NonNullable<Parameters<typeof toMarkdown>[0]['witnessRounds']>} e
+ * @returns {string[]}
+ */
+export function witnessRoundsMarkdown(e) {
+  const w = e.result;
+  if (!e.ok || !w) return ['### Witness rounds', '', `\`${e.file}\` failed — ${e.error}`];
+  const n = (/** @type {number} */ x) => x.toLocaleString('en');
+  const first = w.runs[0];
+  const none = w.appends.runs.find((run) => run.witnesses === 0);
+  const witnessed = w.appends.runs.find((run) => run.witnesses > 0);
+  return [
+    '### Witness rounds',
+    '',
+    `\`${e.file}\`: one shard (ReceiptLog in local workerd) pushes its latest checkpoint to valve-witness processes on this machine, ${first ? `${n(first.rounds)} rounds per row, each after ${first.appendsPerRound} appends` : 'no rounds'}; every witness cosigned every round. Load average ${w.loadAverage.before.join(' / ')} before, ${w.loadAverage.after.join(' / ')} after (${w.cores} cores).`,
+    '',
+    '| witnesses | round wall p50 / p90 | as the object timed it p50 / p90 | workerd CPU per round | witness CPU per round (all witnesses) |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...w.runs.map(
+      (run) =>
+        `| ${run.witnesses} | ${run.wallMs.median} / ${run.wallMs.p90} ms | ${run.objectMs.median} / ${run.objectMs.p90} ms | ${v(run.workerdCpuMsPerRound, ' ms')} | ${v(run.witnessCpuMsPerRound, ' ms')} |`,
+    ),
+    '',
+    '| witnesses | LOG_WITNESS_DELAY_MS | appends/s | workerd CPU per append | witness CPU during the appends |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...w.appends.runs.map(
+      (run) =>
+        `| ${run.witnesses} | ${run.delayMs === null ? '—' : n(run.delayMs)} | ${n(run.perSecond)} | ${v(run.workerdCpuUsPerAppend, ' µs')} | ${v(run.witnessCpuMs, ' ms')} |`,
+    ),
+    '',
+    `A round is one POST /add-checkpoint per witness, in parallel (each witness checks the log's signature and a consistency proof, cosigns and syncs its state file), and the object verifies and stores the cosignatures; CPU is read from /proc in 10 ms ticks, so per-round figures are means over the rounds. The appends rows (${w.appends.clients} clients, one request of ${w.appends.perRequest} appends each in flight, ${w.appends.passes} passes alternating the order) compare one shard without witnesses to one with ${witnessed?.witnesses ?? 0} at the default delay, where an alarm round runs at most once a second among the appends: ${none && witnessed ? `${w.appends.ratio}× the appends per second` : 'not measured'}; a difference of a few percent is within this machine's noise.`,
   ];
 }

@@ -2,14 +2,19 @@ import { env } from 'cloudflare:workers';
 
 export { ReceiptLog } from '../../src/log/receipt-log.ts';
 
-// POST /append?n=N&shard=S: N appends of distinct entry hashes, all in flight at once, to log S.
-// Answers the sizes of the distinct checkpoints (batches) they landed in, and the last index.
+// POST /witness?shard=S: one witnessing round of log S now (ReceiptLog.witnessRound, what its alarm
+// runs), answered as its JSON: { size, outcomes: [{ name, ok, detail }], milliseconds }, or null when
+// S has no witnesses configured or nothing logged.
+// Any other request, e.g. POST /append?n=N&shard=S: N appends of distinct entry hashes, all in flight
+// at once, to log S. Answers the sizes of the distinct checkpoints (batches) they landed in, and the
+// last index.
 export default {
   /** @param {Request} request */
   async fetch(request) {
     const url = new URL(request.url);
-    const n = Number(url.searchParams.get('n') ?? '100');
     const log = env.RECEIPT_LOG.getByName(url.searchParams.get('shard') ?? 'bench');
+    if (url.pathname === '/witness') return Response.json(await log.witnessRound());
+    const n = Number(url.searchParams.get('n') ?? '100');
     const seed = crypto.getRandomValues(new Uint8Array(28));
     const results = await Promise.all(
       Array.from({ length: n }, (_, i) => {
