@@ -62,7 +62,7 @@ describe('a ReceiptLog named by a shard origin', () => {
     const { proof } = await log.append(new Uint8Array(32).fill(9));
     const parsed = parseTlogProof(proof);
     if (!parsed.ok) throw new Error(parsed.reason);
-    const checkpoint = parseCheckpoint(parsed.value.checkpoint.split('\n\n')[0] + '\n');
+    const checkpoint = parseCheckpoint(`${parsed.value.checkpoint.split('\n\n')[0]}\n`);
     expect(checkpoint.ok && checkpoint.value.origin).toBe(shard);
     expect((await log.checkpoint()).startsWith(`${shard}\n`)).toBe(true);
   });

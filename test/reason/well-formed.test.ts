@@ -11,7 +11,7 @@ import { createKey, postJson, reason } from '../helpers/api';
 
 describe('wellFormedDeep', () => {
   it('replaces lone surrogates in strings and keys, counts them, and leaves pairs alone', () => {
-    const input = { [`k\uD800`]: ['a\uDC00b', 'ok 😀'], n: 1 };
+    const input = { 'k\uD800': ['a\uDC00b', 'ok 😀'], n: 1 };
     const { value, replaced } = wellFormedDeep(input);
     expect(replaced).toBe(2);
     expect(value).toEqual({ 'k\uFFFD': ['a\uFFFDb', 'ok 😀'], n: 1 });

@@ -323,7 +323,11 @@ describe.skipIf(!hasBrowser)('the browser verifier in headless Chromium', () => 
       await fresh.getByLabel(/Witnesses you trust/).fill(`${w1}\n${w2}`);
       await fresh.getByLabel('How many of them must have cosigned the checkpoint').fill(quorum);
       const inPage = await verifyInPage(fresh, cosigned, 'e2e');
+      // The page asks the Valve that serves it for a cosigned proof (this one has no witnesses), as
+      // the CLI does with --fetch.
       const inCli = await verifyInCli(cosigned, 'e2e', [
+        '--fetch',
+        valve.url,
         '--witness',
         w1,
         '--witness',
