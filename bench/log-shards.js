@@ -74,13 +74,15 @@ const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits;
 const finite = (x) => (Number.isFinite(x) ? x : null);
 
 /**
- * Serves the bundle in a workerd process of its own, started by Miniflare, and finds that process: the
- * workerd under this one that was not there before (`known`, which it joins).
+ * Serves the log-bench bundle in a workerd process of its own, started by Miniflare, with `bindings`
+ * beside the log's origin and key, and finds that process: the workerd under this one that was not
+ * there before (`known`, which it joins).
  * @param {{ work: string, scriptPath: string, signingKey: string, known: Set<number> }} context
  * @param {string} name
+ * @param {Record<string, string>} [bindings]
  * @returns {Promise<Server>}
  */
-async function serve(context, name) {
+export async function serve(context, name, bindings = {}) {
   const mf = new Miniflare({
     name,
     modules: true,
@@ -92,9 +94,15 @@ async function serve(context, name) {
     port: 0,
     durableObjects: { RECEIPT_LOG: { className: 'ReceiptLog', useSQLite: true } },
     durableObjectsPersist: join(context.work, 'do', name),
-    bindings: { LOG_ORIGIN: 'bench.valve.local/log/0', LOG_SIGNING_KEY: context.signingKey },
+    bindings: { LOG_ORIGIN: 'bench.valve.local/log/0', LOG_SIGNING_KEY: context.signingKey, ...bindings },
   });
-  const url = String(await mf.ready).replace(/\/$/, '');
+  let url;
+  try {
+    url = String(await mf.ready).replace(/\/$/, '');
+  } catch (error) {
+    await mf.dispose();
+    throw error;
+  }
   const pids = descendantsNamed(process.pid, 'workerd').filter((pid) => !context.known.has(pid));
   for (const pid of pids) context.known.add(pid);
   return { mf, url, pids };

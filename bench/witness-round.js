@@ -16,20 +16,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { describeMachine, loadNow } from './lib/machine.js';
 import { cpuSecondsOf, descendantsNamed, startServer } from './lib/processes.js';
 import { percentile } from './lib/stats.js';
-import { append, bundle, drive, pkcs8Ed25519 } from './log-shards.js';
+import { append, bundle, drive, pkcs8Ed25519, serve } from './log-shards.js';
 
 const quick = process.argv.includes('--quick');
 const root = join(import.meta.dirname, '..');
-const LOG_ORIGIN = 'bench.valve.local/log/0';
 const A_DAY_MS = '86400000';
 
 /**
  * @typedef {import('./lib/processes.js').Server} Process
- * @typedef {{ mf: Miniflare, url: string, pids: number[] }} Worker
+ * @typedef {{ mf: import('miniflare').Miniflare, url: string, pids: number[] }} Worker
  * @typedef {{ name: string, ok: boolean, detail: string }} Outcome
  * @typedef {{ size: number, outcomes: Outcome[], milliseconds: number }} Round
  * @typedef {{
@@ -112,40 +110,6 @@ function killQuietly(/** @type {number} */ pid) {
 /** `LOG_WITNESSES` naming the witnesses: "<verifier key> <URL>" a line. */
 const witnessList = (/** @type {Process[]} */ witnesses) =>
   witnesses.map((w) => `${w.info.verifierKey} ${w.info.url}`).join('\n');
-
-/**
- * Serves the log-bench bundle in a workerd process of its own, with `bindings` beside the log's
- * origin and key, and finds that process: the workerd under this one not in `known` (which it joins).
- * @param {{ work: string, scriptPath: string, signingKey: string, known: Set<number> }} context
- * @param {string} name
- * @param {Record<string, string>} bindings
- * @returns {Promise<Worker>}
- */
-async function serve(context, name, bindings) {
-  const mf = new Miniflare({
-    name,
-    modules: true,
-    scriptPath: context.scriptPath,
-    modulesRoot: join(context.work, 'bundle'),
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    host: '127.0.0.1',
-    port: 0,
-    durableObjects: { RECEIPT_LOG: { className: 'ReceiptLog', useSQLite: true } },
-    durableObjectsPersist: join(context.work, 'do', name),
-    bindings: { LOG_ORIGIN, LOG_SIGNING_KEY: context.signingKey, ...bindings },
-  });
-  let url;
-  try {
-    url = String(await mf.ready).replace(/\/$/, '');
-  } catch (error) {
-    await mf.dispose();
-    throw error;
-  }
-  const pids = descendantsNamed(process.pid, 'workerd').filter((pid) => !context.known.has(pid));
-  for (const pid of pids) context.known.add(pid);
-  return { mf, url, pids };
-}
 
 /**
  * One witnessing round of `shard` now; throws unless every one of `expected` witnesses cosigned it.

@@ -90,6 +90,12 @@ async function cosignedCheckpoint(count: number): Promise<string> {
   throw new Error('the checkpoint was never cosigned');
 }
 
+/** `--witness <key>` for each key, then `--witness-quorum <k>` when given. */
+const trusting = (keys: string[], quorum?: number) => [
+  ...keys.flatMap((key) => ['--witness', key]),
+  ...(quorum === undefined ? [] : ['--witness-quorum', String(quorum)]),
+];
+
 const verify = (bundle: string, ...extra: string[]) =>
   runCli(['verify', join(dir, bundle), '--trust-root', join(dir, 'root.json'), '--no-state', ...extra]);
 
@@ -133,7 +139,7 @@ describe('a deployment with two witnesses', () => {
   it('gives a receipt a proof that carries the cosignatures, and valve-verify checks k of n and names who signed', async () => {
     const response = await askFor('second');
     // The answer's own proof is at the batch's checkpoint, before any witness saw it.
-    expect((await verify('second.json', '--witness', witnesses[0]?.verifierKey as string)).code).toBe(1);
+    expect((await verify('second.json', ...trusting([witnesses[0]?.verifierKey as string]))).code).toBe(1);
     await cosignedCheckpoint(2);
     const res = await fetch(`${valve.url}/v1/receipts/${response.receiptId}`, {
       headers: { authorization: `Bearer ${valve.key}` },
@@ -144,7 +150,7 @@ describe('a deployment with two witnesses', () => {
     const refreshed = { ...response, receipt: { ...response.receipt, proof: stored.proof } };
     await discloseAll(dir, { ...request, task: 'second' }, refreshed, 'second-cosigned.json');
     const [w1, w2] = witnesses.map((w) => w.verifierKey) as [string, string];
-    const both = await verify('second-cosigned.json', '--witness', w1, '--witness', w2);
+    const both = await verify('second-cosigned.json', ...trusting([w1, w2]));
     expect(both.stdout).toContain('VERIFIED');
     expect(both.stdout).toContain(
       '2 of the 2 trusted witnesses (2 required): cosigned by w1.witness.test, w2.witness.test',
@@ -153,18 +159,7 @@ describe('a deployment with two witnesses', () => {
     // A witness the log never pushed to: 2 of 3 meets a quorum of 2 and fails a quorum of 3.
     const stranger = await createCosigner('w3.witness.test', logKeys().LOG_SIGNING_KEY);
     const w3 = formatCosignerKey(stranger.name, stranger.publicKey);
-    const json = await verify(
-      'second-cosigned.json',
-      '--witness',
-      w1,
-      '--witness',
-      w2,
-      '--witness',
-      w3,
-      '--witness-quorum',
-      '3',
-      '--json',
-    );
+    const json = await verify('second-cosigned.json', ...trusting([w1, w2, w3], 3), '--json');
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout) as {
       log: { cosignedBy: { name: string }[] };
@@ -172,33 +167,14 @@ describe('a deployment with two witnesses', () => {
     };
     expect(report.log.cosignedBy.map((c) => c.name)).toEqual(['w1.witness.test', 'w2.witness.test']);
     expect(report.checks.find((c) => c.check === 'log.witnesses')?.ok).toBe(false);
-    const two = await verify(
-      'second-cosigned.json',
-      '--witness',
-      w1,
-      '--witness',
-      w2,
-      '--witness',
-      w3,
-      '--witness-quorum',
-      '2',
-    );
+    const two = await verify('second-cosigned.json', ...trusting([w1, w2, w3], 2));
     expect(two.code).toBe(0);
   });
 
   it('fetches the cosigned proof for a bundle straight from the answer (--fetch), and checks it is consistent', async () => {
     await cosignedCheckpoint(2);
     const [w1, w2] = witnesses.map((w) => w.verifierKey) as [string, string];
-    const result = await verify(
-      'second.json',
-      '--witness',
-      w1,
-      '--witness',
-      w2,
-      '--fetch',
-      valve.url,
-      '--json',
-    );
+    const result = await verify('second.json', ...trusting([w1, w2]), '--fetch', valve.url, '--json');
     const report = JSON.parse(result.stdout) as {
       verdict: string;
       log: { treeSize: number; cosignedBy: { name: string }[] };
