@@ -4,10 +4,9 @@ import type { TrustRoot } from '../contracts/trust-root';
 import { decodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
 import { auditEntryHash } from '../log/audit-entry';
-import { verifyCheckpoint } from '../log/checkpoint';
 import { leafHash, verifyInclusion } from '../log/merkle';
 import type { AuditRecord } from './audit-chain';
-import { type AuditReport, chainCheck } from './verify-audit-trail';
+import { type AuditReport, chainCheck, checkpointCheck } from './verify-audit-trail';
 
 // What the operator's console checks of the audit trail at a glance, with one inclusion proof instead
 // of one per record (`valve-verify audit` checks them all): the hash chain from genesis, and that the
@@ -24,17 +23,9 @@ export async function verifyAuditHead(
   const report = () => ({ ok: checks.every((c) => c.ok), records: records.length, checks });
   if (records.length === 0) return report();
 
-  const origin = proofs.checkpoint.split('\n', 1)[0] ?? '';
-  const pinned = trustRoot.logs.find((log) => log.origin === origin);
-  const checkpoint = pinned
-    ? await verifyCheckpoint(proofs.checkpoint, pinned)
-    : ({ ok: false, reason: `log ${origin} is not in the trust root` } as const);
-  if (!checkpoint.ok) {
-    checks.push({ check: 'log.checkpoint', ok: false, detail: checkpoint.reason });
-    return report();
-  }
-  const { size, root } = checkpoint.value;
-  checks.push({ check: 'log.checkpoint', ok: true, detail: `${origin} at size ${size}` });
+  const checkpoint = await checkpointCheck(proofs.checkpoint, trustRoot, checks);
+  if (checkpoint === null) return report();
+  const { size, root } = checkpoint;
 
   const head = proofs.proofs.reduce<AuditProofs['proofs'][number] | undefined>(
     (newest, proof) => (newest === undefined || proof.seq > newest.seq ? proof : newest),

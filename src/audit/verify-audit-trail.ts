@@ -41,23 +41,37 @@ export async function verifyAuditTrail(
   return { ok: checks.every((c) => c.ok), records: records.length, checks };
 }
 
+/**
+ * The `log.checkpoint` check of the proofs' checkpoint, pushed to `checks`: signed by the key the trust
+ * root pins for its origin. Its size and root when it passed, else null.
+ */
+export async function checkpointCheck(
+  note: string,
+  trustRoot: TrustRoot,
+  checks: VerifyCheck[],
+): Promise<{ size: number; root: Uint8Array } | null> {
+  const origin = note.split('\n', 1)[0] ?? '';
+  const pinned = trustRoot.logs.find((log) => log.origin === origin);
+  const checkpoint = pinned
+    ? await verifyCheckpoint(note, pinned)
+    : ({ ok: false, reason: `log ${origin} is not in the trust root` } as const);
+  if (!checkpoint.ok) {
+    checks.push({ check: 'log.checkpoint', ok: false, detail: checkpoint.reason });
+    return null;
+  }
+  checks.push({ check: 'log.checkpoint', ok: true, detail: `${origin} at size ${checkpoint.value.size}` });
+  return checkpoint.value;
+}
+
 async function checkProofs(
   records: readonly AuditRecord[],
   proofs: AuditProofs,
   trustRoot: TrustRoot,
   checks: VerifyCheck[],
 ) {
-  const origin = proofs.checkpoint.split('\n', 1)[0] ?? '';
-  const pinned = trustRoot.logs.find((log) => log.origin === origin);
-  const checkpoint = pinned
-    ? await verifyCheckpoint(proofs.checkpoint, pinned)
-    : ({ ok: false, reason: `log ${origin} is not in the trust root` } as const);
-  if (!checkpoint.ok) {
-    checks.push({ check: 'log.checkpoint', ok: false, detail: checkpoint.reason });
-    return;
-  }
-  const { size, root } = checkpoint.value;
-  checks.push({ check: 'log.checkpoint', ok: true, detail: `${origin} at size ${size}` });
+  const checkpoint = await checkpointCheck(proofs.checkpoint, trustRoot, checks);
+  if (checkpoint === null) return;
+  const { size, root } = checkpoint;
   const bySeq = new Map(proofs.proofs.map((p) => [p.seq, p]));
   const missing: number[] = [];
   const failed: string[] = [];
