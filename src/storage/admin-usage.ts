@@ -1,4 +1,11 @@
 import type { AdminUsageGroup } from '../contracts/admin-usage';
+import {
+  dayOf,
+  figuresOf,
+  type RawUsageFigures,
+  USAGE_FIGURES_SQL,
+  type UsageFigures,
+} from './usage-figures';
 
 // Usage of every tenant, or of one, for the operator's console (GET /v1/admin/usage). Kept apart from
 // aggregateUsage (usage-records.ts), which always filters by the caller's tenant, so no change here
@@ -11,37 +18,17 @@ export interface AdminUsageQuery {
   groupBy: readonly AdminUsageGroup[];
 }
 
-export interface AdminUsageRow {
+export interface AdminUsageRow extends UsageFigures {
   tenant?: string;
   model?: string;
   day?: string;
-  requests: number;
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  avgLatencyMs: number;
-  fallbacks: number;
 }
 
-interface RawRow {
+interface RawRow extends RawUsageFigures {
   tenant?: string;
   model?: string;
   day?: string;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number | null;
-  avg_latency_ms: number | null;
-  fallbacks: number | null;
 }
-
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-const figures = `COUNT(*) AS requests, COALESCE(SUM(outcome != 'ok'), 0) AS errors,
-  COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens,
-  COALESCE(SUM(cost_usd), 0) AS cost_usd, AVG(latency_ms) AS avg_latency_ms, SUM(fallbacks) AS fallbacks`;
 
 /** The WHERE clause of a query and its values: the days narrow the scan through an index. */
 function rangeOf(query: AdminUsageQuery): { where: string[]; values: unknown[] } {
@@ -59,13 +46,7 @@ function fromRaw(row: RawRow): AdminUsageRow {
     ...(row.tenant === undefined ? {} : { tenant: row.tenant }),
     ...(row.model === undefined ? {} : { model: row.model }),
     ...(row.day === undefined ? {} : { day: row.day }),
-    requests: row.requests,
-    errors: row.errors,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    costUsd: row.cost_usd ?? 0,
-    avgLatencyMs: Math.round(row.avg_latency_ms ?? 0),
-    fallbacks: row.fallbacks ?? 0,
+    ...figuresOf(row),
   };
 }
 
@@ -87,7 +68,7 @@ export async function aggregateAdminUsage(
   const groups = columns.length > 0 ? `GROUP BY ${columns.join(', ')} ORDER BY ${columns.join(', ')}` : '';
   const { results } = await db
     .prepare(
-      `SELECT ${columns.map((c) => `${c}, `).join('')}${figures}
+      `SELECT ${columns.map((c) => `${c}, `).join('')}${USAGE_FIGURES_SQL}
        FROM usage_records WHERE ${where.join(' AND ')} ${groups} LIMIT ?`,
     )
     .bind(...values, query.limit)
@@ -99,7 +80,7 @@ export async function aggregateAdminUsage(
 export async function totalAdminUsage(db: D1Database, query: AdminUsageQuery): Promise<AdminUsageRow> {
   const { where, values } = rangeOf(query);
   const row = await db
-    .prepare(`SELECT ${figures} FROM usage_records WHERE ${where.join(' AND ')}`)
+    .prepare(`SELECT ${USAGE_FIGURES_SQL} FROM usage_records WHERE ${where.join(' AND ')}`)
     .bind(...values)
     .first<RawRow>();
   return fromRaw(

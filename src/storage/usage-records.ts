@@ -1,6 +1,13 @@
 // The usage_records table: one UsageRecord per request, no content.
 
 import { type InsertShape, multiRowInserts } from './multi-row-insert';
+import {
+  dayOf,
+  figuresOf,
+  type RawUsageFigures,
+  USAGE_FIGURES_SQL,
+  type UsageFigures,
+} from './usage-figures';
 
 export interface UsageRecord {
   tenant: string;
@@ -39,7 +46,7 @@ function usageValues(record: UsageRecord): unknown[] {
     record.stream ? 1 : 0,
     record.cost_usd,
     record.created_at,
-    new Date(record.created_at).toISOString().slice(0, 10),
+    dayOf(record.created_at),
   ];
 }
 
@@ -50,28 +57,14 @@ export function usageInserts(db: D1Database, records: readonly UsageRecord[]): D
 
 export type UsageGroup = 'model' | 'day';
 
-export interface UsageRow {
+export interface UsageRow extends UsageFigures {
   day?: string;
   model?: string;
-  requests: number;
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  avgLatencyMs: number;
-  fallbacks: number;
 }
 
-interface RawUsageRow {
+interface RawUsageRow extends RawUsageFigures {
   day?: string;
   model?: string;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  avg_latency_ms: number;
-  fallbacks: number;
 }
 
 /**
@@ -82,16 +75,13 @@ export async function aggregateUsage(
   db: D1Database,
   query: { tenant: string; fromMs: number; toMs: number; groupBy: UsageGroup[] },
 ): Promise<UsageRow[]> {
-  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   // The group columns come from a closed list, never from the caller's text.
   const columns = query.groupBy.map((group) => (group === 'day' ? 'day' : 'model'));
   const select = columns.length > 0 ? `${columns.join(', ')}, ` : '';
   const groupBy = columns.length > 0 ? `GROUP BY ${columns.join(', ')} ORDER BY ${columns.join(', ')}` : '';
   const { results } = await db
     .prepare(
-      `SELECT ${select}COUNT(*) AS requests, SUM(outcome != 'ok') AS errors, SUM(input_tokens) AS input_tokens,
-              SUM(output_tokens) AS output_tokens, SUM(cost_usd) AS cost_usd, AVG(latency_ms) AS avg_latency_ms,
-              SUM(fallbacks) AS fallbacks
+      `SELECT ${select}${USAGE_FIGURES_SQL}
        FROM usage_records WHERE tenant = ? AND day >= ? AND day <= ? AND created_at >= ? AND created_at <= ?
        ${groupBy}`,
     )
@@ -102,13 +92,7 @@ export async function aggregateUsage(
     .map((row) => ({
       ...(row.day === undefined ? {} : { day: row.day }),
       ...(row.model === undefined ? {} : { model: row.model }),
-      requests: row.requests,
-      errors: row.errors,
-      inputTokens: row.input_tokens,
-      outputTokens: row.output_tokens,
-      costUsd: row.cost_usd,
-      avgLatencyMs: Math.round(row.avg_latency_ms),
-      fallbacks: row.fallbacks,
+      ...figuresOf(row),
     }));
 }
 
