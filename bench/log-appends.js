@@ -1,48 +1,13 @@
 #!/usr/bin/env node
-// Log appends per second in local workerd (target: at least 10,000/s), with the real ReceiptLog Durable
-// Object (SQLite nodes, one signed checkpoint per batch). `clients` concurrent HTTP clients each keep
-// one request of `perRequest` appends in flight (each append its own RPC to the object, as a Valve
-// request makes one) until `rounds × clients` requests are done; a sequential run (one append at a
-// time, so one batch and one signature per append) is the baseline. The bench Worker is bundled with
-// esbuild and served by Miniflare directly, as bench/servers/valve.js serves Valve: `wrangler dev`'s
-// proxy Worker, a second workerd process on the same cores, is no part of what the log costs.
-// Besides wall-clock appends/s it reads workerd's own CPU time (/proc/<pid>/stat) for the run: CPU per
-// append, and appends per CPU-second, which is the wall figure on an otherwise idle core and the one
-// that stays put when other work shares the machine. Both include the bench Worker's RPC to the object.
-// Run by the bench harness (bench/lib/micro.js) or alone: `node bench/log-appends.js [--quick]`.
-// The last stdout line is JSON.
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { bundle, pkcs8Ed25519 } from './lib/log-bench.js';
 import { cpuSeconds, descendantsNamed } from './lib/processes.js';
 
 const quick = process.argv.includes('--quick');
-const root = join(import.meta.dirname, '..');
-
-function pkcs8Ed25519() {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
-}
-
-/** Bundles bench/log-bench/worker.js (which imports the ReceiptLog from src/) into `dir`. */
-async function bundle(/** @type {string} */ dir) {
-  await build({
-    entryPoints: [join(root, 'bench/log-bench/worker.js')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    external: ['cloudflare:*', 'node:*'],
-    outfile: join(dir, 'worker.js'),
-    logLevel: 'error',
-  });
-  return join(dir, 'worker.js');
-}
+const _root = join(import.meta.dirname, '..');
 
 /**
  * @param {{ clients?: number, perRequest?: number, rounds?: number, sequential?: number }} [options]

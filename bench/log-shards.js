@@ -1,33 +1,17 @@
 #!/usr/bin/env node
-// Log appends per second by shard count (1, 2, 4, 8), each shard its own ReceiptLog Durable Object
-// named by its origin (`bench.valve.local/log/o<count>-s<k>`, `p…` for a process each), so each
-// registers with the deployment's own log as a sharded deployment's do. The same 16 concurrent
-// clients, each keeping one request of 100 appends in flight, spread round-robin over the shards;
-// every run does the same number of appends. Two layouts: every shard in one workerd process (one JS
-// thread, as `wrangler dev` runs them), and each shard in a workerd process of its own (as production
-// runs each object on its own thread). Each run in two passes, the shard counts ascending and then
-// descending, both layouts at each count, so that a machine whose speed drifts weighs on every count
-// alike. Besides wall-clock appends/s it reads, from /proc, the CPU time of the workerd processes
-// serving the shards (CPU per append, appends per CPU-second: in one process, flat across shard counts
-// when the shards are independent), of this Node process (the load generator) and of the whole
-// machine (what else ran). On N cores the second layout can grow only up to about N× one shard, less
-// what the load generator and other work take. Run by the bench harness (bench/lib/micro.js) or
-// alone: `node bench/log-shards.js [--quick]`; the last stdout line is JSON.
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
+import { bundle, pkcs8Ed25519, serve } from './lib/log-bench.js';
 import { describeMachine, loadNow, machineBusySeconds } from './lib/machine.js';
 import { cpuSecondsOf, descendantsNamed } from './lib/processes.js';
 
 const quick = process.argv.includes('--quick');
-const root = join(import.meta.dirname, '..');
+const _root = join(import.meta.dirname, '..');
 
 /**
  * @typedef {'one process' | 'a process each'} Layout
- * @typedef {{ mf: Miniflare, url: string, pids: number[] }} Server
+ * @typedef {import('./lib/log-bench.js').Server} Server
  * @typedef {{ url: string, shard: string }} Target
  * @typedef {{ seconds: number, workerdCpuS: number, loadGeneratorCpuS: number, machineBusyS: number, batches: number }} Pass
  * @typedef {{
@@ -46,67 +30,10 @@ const root = join(import.meta.dirname, '..');
 /** @type {Layout[]} */
 const layouts = ['one process', 'a process each'];
 
-export function pkcs8Ed25519() {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
-}
-
-/** Bundles bench/log-bench/worker.js (which imports the ReceiptLog from src/) into `dir`; bench/witness-round.js too. */
-export async function bundle(/** @type {string} */ dir) {
-  await build({
-    entryPoints: [join(root, 'bench/log-bench/worker.js')],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    external: ['cloudflare:*', 'node:*'],
-    outfile: join(dir, 'worker.js'),
-    logLevel: 'error',
-  });
-  return join(dir, 'worker.js');
-}
-
 /** @param {number} x @param {number} digits */
 const round = (x, digits) => Math.round(x * 10 ** digits) / 10 ** digits;
 /** @param {number} x */
 const finite = (x) => (Number.isFinite(x) ? x : null);
-
-/**
- * Serves the log-bench bundle in a workerd process of its own, started by Miniflare, with `bindings`
- * beside the log's origin and key, and finds that process: the workerd under this one that was not
- * there before (`known`, which it joins).
- * @param {{ work: string, scriptPath: string, signingKey: string, known: Set<number> }} context
- * @param {string} name
- * @param {Record<string, string>} [bindings]
- * @returns {Promise<Server>}
- */
-export async function serve(context, name, bindings = {}) {
-  const mf = new Miniflare({
-    name,
-    modules: true,
-    scriptPath: context.scriptPath,
-    modulesRoot: join(context.work, 'bundle'),
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    host: '127.0.0.1',
-    port: 0,
-    durableObjects: { RECEIPT_LOG: { className: 'ReceiptLog', useSQLite: true } },
-    durableObjectsPersist: join(context.work, 'do', name),
-    bindings: { LOG_ORIGIN: 'bench.valve.local/log/0', LOG_SIGNING_KEY: context.signingKey, ...bindings },
-  });
-  let url;
-  try {
-    url = String(await mf.ready).replace(/\/$/, '');
-  } catch (error) {
-    await mf.dispose();
-    throw error;
-  }
-  const pids = descendantsNamed(process.pid, 'workerd').filter((pid) => !context.known.has(pid));
-  for (const pid of pids) context.known.add(pid);
-  return { mf, url, pids };
-}
 
 /**
  * `n` appends to `target`'s shard in one request; the sizes of the checkpoints (batches) they landed in.

@@ -16,10 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { bundle, pkcs8Ed25519, serve } from './lib/log-bench.js';
 import { describeMachine, loadNow } from './lib/machine.js';
 import { cpuSecondsOf, descendantsNamed, startServer } from './lib/processes.js';
 import { percentile } from './lib/stats.js';
-import { append, bundle, drive, pkcs8Ed25519, serve } from './log-shards.js';
+import { append, drive } from './log-shards.js';
 
 const quick = process.argv.includes('--quick');
 const root = join(import.meta.dirname, '..');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { pkcs8Ed25519 } from '../../../bench/lib/log-bench.js';
 import { witnessRoundsMarkdown } from '../../../bench/lib/report.js';
-import { pkcs8Ed25519 } from '../../../bench/log-shards.js';
 import { logVerifierKey } from '../../../bench/witness-round.js';
 import { createNoteSigner, formatVerifierKey } from '../../../src/log/signed-note';
 
