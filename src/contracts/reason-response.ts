@@ -95,6 +95,21 @@ export const decisionSchema = z.strictObject({
     z.strictObject({ provider: z.string(), model: z.string(), reason: z.string(), detail: z.string() }),
   ),
   attempts: z.array(decisionAttemptSchema),
+  /**
+   * How each media part was priced before the call (docs/policy.md "Media"): its input tokens in every
+   * attempt's plan and how they were reached. Absent when the request carries no media.
+   */
+  media: z
+    .array(
+      z.strictObject({
+        path: z.string(),
+        type: z.enum(['image', 'audio', 'file']),
+        tokens: z.number().int().min(0),
+        basis: z.enum(['read', 'bounded', 'limit']),
+        why: z.string(),
+      }),
+    )
+    .optional(),
   /** Tool calls not handed over as runnable (see reason/check-tool-call.ts). */
   invalidToolCalls: z
     .array(

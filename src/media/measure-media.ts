@@ -1,32 +1,73 @@
 import { imageSize } from 'image-size';
 import type { MediaPart } from '../contracts/media-part';
-import { mediaPartsOf, type ReasonRequest } from '../contracts/reason-request';
+import type { ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
+import type { MediaPricing, Priced } from './pricing-basis';
+
+/** A part's input tokens at the most any provider charges, and how that figure was reached. */
+export interface PartPrice extends Priced {
+  tokens: number;
+}
+
+const notInline: Priced = { basis: 'limit', why: 'not inline: priced at the most a provider accepts' };
 
 /** A part's input tokens at the most any provider charges: from its bytes, or assumed for a URL or file id. */
-export async function mediaPartTokens(part: MediaPart): Promise<number> {
+export async function measurePart(part: MediaPart): Promise<PartPrice> {
   const bytes = part.source.kind === 'base64' ? base64Bytes(part.source.data) : undefined;
   if (part.type === 'image') {
-    if (bytes === undefined) return imageTokens();
+    if (bytes === undefined) return { tokens: imageTokens(), ...notInline };
     try {
       const { width, height } = imageSize(bytes);
-      return imageTokens(width, height);
+      return { tokens: imageTokens(width, height), basis: 'read', why: `${width}×${height} pixels` };
     } catch {
-      return imageTokens();
+      return { tokens: imageTokens(), basis: 'limit', why: 'size unreadable: priced as the largest image' };
     }
   }
   if (part.type === 'audio') {
-    return audioTokens(bytes === undefined ? undefined : audioSeconds(bytes, part.mimeType));
+    if (bytes === undefined) return { tokens: audioTokens(), ...notInline };
+    const seconds = audioSeconds(bytes, part.mimeType);
+    return { tokens: audioTokens(seconds), basis: 'read', why: `${Math.ceil(seconds)} s` };
   }
-  return pdfTokens(bytes === undefined ? undefined : await countPdfPages(bytes));
+  if (bytes === undefined) return { tokens: pdfTokens(), ...notInline };
+  const pages = await countPdfPages(bytes);
+  if (pages === undefined) return { tokens: pdfTokens(), basis: 'limit', why: 'no page found' };
+  return { tokens: pdfTokens(pages), basis: 'read', why: `${pages} pages` };
+}
+
+/** A part's input tokens at the most any provider charges. */
+export async function mediaPartTokens(part: MediaPart): Promise<number> {
+  return (await measurePart(part)).tokens;
+}
+
+/** The request's media as the planner counts them: their tokens together, and each part's price. */
+export interface MeasuredMedia {
+  tokens: number;
+  priced: MediaPricing[];
+}
+
+/** Each media part of the request with its place: context items', then user turns', as mediaPartsOf. */
+function placedParts(request: Pick<ReasonRequest, 'context' | 'conversation'>): [string, MediaPart][] {
+  const placed: [string, MediaPart][] = [];
+  for (const [i, item] of (request.context ?? []).entries())
+    for (const [j, part] of (item.media ?? []).entries()) placed.push([`context[${i}].media[${j}]`, part]);
+  for (const [i, turn] of (request.conversation ?? []).entries()) {
+    if (turn.role !== 'user') continue;
+    for (const [j, part] of (turn.media ?? []).entries())
+      placed.push([`conversation[${i}].media[${j}]`, part]);
+  }
+  return placed;
 }
 
 /** Every media part of the request (context items' and user turns'), as the planner's token estimate. */
-export async function measureMedia(request: ReasonRequest): Promise<number> {
-  let tokens = 0;
-  for (const part of mediaPartsOf(request)) tokens += await mediaPartTokens(part);
-  return tokens;
+export async function measureMedia(request: ReasonRequest): Promise<MeasuredMedia> {
+  const measured: MeasuredMedia = { tokens: 0, priced: [] };
+  for (const [path, part] of placedParts(request)) {
+    const { tokens, basis, why } = await measurePart(part);
+    measured.tokens += tokens;
+    measured.priced.push({ path, type: part.type, tokens, basis, why });
+  }
+  return measured;
 }

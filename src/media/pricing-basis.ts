@@ -1,3 +1,5 @@
+import type { MediaPartType } from '../model/media-kinds';
+
 // How a media part's size was reached before the call, as `decision.media` reports it. A part is
 // priced at the most a provider could bill for it, so each measurer returns an upper bound and says
 // what kind of bound it is.
@@ -15,4 +17,13 @@ export interface Priced {
   basis: PricingBasis;
   /** One short line for the trace: what was counted, e.g. "1000 pages: the largest /Count". */
   why: string;
+}
+
+/** One media part's price before the call: the most a provider could bill for it, and how it was reached. */
+export interface MediaPricing extends Priced {
+  /** Where the part is in the request, e.g. `context[0].media[1]`. */
+  path: string;
+  type: MediaPartType;
+  /** Input tokens counted for it in every attempt's plan. */
+  tokens: number;
 }

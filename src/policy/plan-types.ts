@@ -1,5 +1,6 @@
 import type { MediaModality } from '../contracts/media-part';
 import type { PrivacyLevel } from '../contracts/reason-request';
+import type { MediaPricing } from '../media/pricing-basis';
 import type { SourceKind } from '../model/media-sources';
 import type { CatalogModel, CatalogProvider } from './catalog';
 
@@ -47,6 +48,8 @@ export interface Needs {
 export interface MediaNeeds {
   modalities: MediaModality[];
   sources: MediaSourceNeed[];
+  /** How each part was priced before the call, in request order (`decision.media`). */
+  priced?: MediaPricing[];
 }
 
 export interface MediaSourceNeed {

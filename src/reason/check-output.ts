@@ -92,7 +92,7 @@ export async function callWithRepair<R extends ModelResponse>(
   const { issues, json } = checkOutput(prepared.request, first.value);
   if (!issues) return { ...first, json };
   const request = repairRequest(prepared.modelRequest, prepared.prompt, first.value, issues);
-  const needs = deriveNeeds(prepared.request, request.messages, prepared.mediaTokens);
+  const needs = deriveNeeds(prepared.request, request.messages, prepared.media);
   const plan: Plan = { ...prepared.plan, needs };
   let second: AttemptsOutcome<R>;
   try {

@@ -27,5 +27,6 @@ export function decisionOf(
     })),
     excluded: plan.excluded,
     attempts,
+    ...(plan.needs.media?.priced?.length && { media: plan.needs.media.priced }),
   };
 }

@@ -5,6 +5,7 @@ import {
   privacyLevels,
   type ReasonRequest,
 } from '../contracts/reason-request';
+import type { MeasuredMedia } from '../media/measure-media';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { Message } from '../model/message';
 import type { MediaNeeds, MediaSourceNeed, Needs } from '../policy/plan-types';
@@ -14,15 +15,19 @@ const messageOverheadTokens = 8;
 
 /**
  * What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts,
- * the modalities its media carry. `mediaTokens` is the media's own estimate (media/measure-media),
- * made from their bytes before planning; media blocks are not counted as text.
+ * the modalities its media carry. `media` is the media's own estimate (media/measure-media), made from
+ * their bytes before planning; media blocks are not counted as text.
  */
-export function deriveNeeds(request: ReasonRequest, messages: Message[], mediaTokens = 0): Needs {
+export function deriveNeeds(
+  request: ReasonRequest,
+  messages: Message[],
+  media: MeasuredMedia = { tokens: 0, priced: [] },
+): Needs {
   let privacy: PrivacyLevel = 'public';
   for (const item of request.context ?? []) {
     if (privacyLevels.indexOf(item.privacy) > privacyLevels.indexOf(privacy)) privacy = item.privacy;
   }
-  let inputTokens = mediaTokens;
+  let inputTokens = media.tokens;
   for (const message of messages) {
     inputTokens += messageOverheadTokens;
     for (const block of message.content) {
@@ -42,11 +47,11 @@ export function deriveNeeds(request: ReasonRequest, messages: Message[], mediaTo
     privacy,
     inputTokens,
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
-    ...mediaNeedsOf(request),
+    ...mediaNeedsOf(request, media),
   };
 }
 
-function mediaNeedsOf(request: ReasonRequest): { media?: MediaNeeds } {
+function mediaNeedsOf(request: ReasonRequest, measured: MeasuredMedia): { media?: MediaNeeds } {
   const parts = mediaPartsOf(request);
   if (parts.length === 0) return {};
   const sources = new Map<string, MediaSourceNeed>();
@@ -60,5 +65,5 @@ function mediaNeedsOf(request: ReasonRequest): { media?: MediaNeeds } {
     sources.set(JSON.stringify(need), need);
   }
   const modalities = [...new Set([...sources.values()].map((s) => s.modality))].sort();
-  return { media: { modalities, sources: [...sources.values()] } };
+  return { media: { modalities, sources: [...sources.values()], priced: measured.priced } };
 }

@@ -1,10 +1,15 @@
 import { generateReceiptId } from '../contracts/generate-receipt-id';
-import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
+import {
+  mediaPartsOf,
+  type PrivacyLevel,
+  privacyLevels,
+  type ReasonRequest,
+} from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { Admission } from '../limits/admission';
-import { measureMedia } from '../media/measure-media';
+import { type MeasuredMedia, measureMedia } from '../media/measure-media';
 import type { Message } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
@@ -76,8 +81,8 @@ export interface PreparedReason {
   budget: Budget;
   modelRequest: ModelRequest;
   admission?: Admission;
-  /** The media's input tokens (media/measure-media), which every later attempt's plan counts too. */
-  mediaTokens: number;
+  /** The media's input tokens and prices (media/measure-media), which every later attempt's plan counts too. */
+  media: MeasuredMedia;
 }
 
 /** The Retry-After given when an open circuit's reopening time is not known: a half-open probe's usual wait. */
@@ -92,16 +97,16 @@ export async function prepareReason(
   const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
   checkMediaPolicy(request, options.untrustedTurns === true);
-  const mediaTokens = await measureMedia(request);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
   const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
   const budget = createBudget(policy, deps.startedAt);
+  let media: MeasuredMedia = { tokens: 0, priced: [] };
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
-      needs: atLeast(deriveNeeds(request, messages, mediaTokens), options.privacy),
+      needs: atLeast(deriveNeeds(request, messages, media), options.privacy),
       catalog: deps.catalog,
       notConfigured: deps.notConfigured,
       health: deps.health,
@@ -117,6 +122,12 @@ export async function prepareReason(
     layout: layoutOverride,
     untrustedTurns,
   });
+  if (mediaPartsOf(request).length > 0) {
+    // Measuring media reads every byte of them: a tenant who could not pay for the request even without
+    // its media is refused first, so a refused request costs no more than its text.
+    await admitWithoutMedia(planFor(prompt.messages), deps);
+    media = await measureMedia(request);
+  }
   let plan = planFor(prompt.messages);
   const planned = plan.attempts.map((attempt) => attempt.entry);
   const mode = chooseMode(override, planned);
@@ -190,7 +201,19 @@ export async function prepareReason(
     output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
     settings: settingsOf(request),
   };
-  return { request, receiptId, prompt, plan, budget, modelRequest, admission, mediaTokens };
+  return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
+}
+
+/**
+ * Refuses (402) a request whose cheapest planned attempt does not fit the tenant's budget even before
+ * its media are priced (they only add to it), and releases the check's reservation at once. A plan with
+ * no attempt is left to the full plan's refusal, which names why.
+ */
+async function admitWithoutMedia(plan: Plan, deps: ReasonDeps): Promise<void> {
+  if (deps.admit === undefined || plan.attempts.length === 0) return;
+  const cheapest = Math.min(...plan.attempts.map((a) => a.worstCaseUsd));
+  const admission = await deps.admit(cheapest, cheapest);
+  await admission.settle(0);
 }
 
 /** Why the pinned model, the only one allowed, was excluded: the refusal names it. */
