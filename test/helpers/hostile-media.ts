@@ -173,3 +173,21 @@ export function largeFrameGif(side: number): Hostile {
     truth: [side, side],
   };
 }
+
+/**
+ * A PDF of about 2 KB whose one object stream inflates to `inflatedKiB` KiB of `/Count 1 `: the input
+ * on which a pattern that scans forward from every `/Count` does quadratic work.
+ */
+export async function countBombPdf(inflatedKiB = 768): Promise<Uint8Array> {
+  const text = '/Count 1 '.repeat(Math.ceil((inflatedKiB * 1024) / 9));
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate'));
+  const packed = new Uint8Array(await new Response(stream).arrayBuffer());
+  const head = encoder.encode(
+    `%PDF-1.5\n1 0 obj\n<< /Type /ObjStm /N 1 /First 0 /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`,
+  );
+  return concatBytes(
+    head,
+    packed,
+    encoder.encode('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'),
+  );
+}
