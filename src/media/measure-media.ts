@@ -19,7 +19,7 @@ export async function mediaPartTokens(part: MediaPart): Promise<number> {
     }
   }
   if (part.type === 'audio') {
-    return audioTokens(bytes === undefined ? undefined : audioSeconds(bytes, part.mimeType));
+    return audioTokens(bytes === undefined ? undefined : audioSeconds(bytes, part.mimeType).seconds);
   }
   return pdfTokens(bytes === undefined ? undefined : await countPdfPages(bytes));
 }

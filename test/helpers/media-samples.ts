@@ -72,10 +72,23 @@ export function pdfOf(pages: number, text = 'Invoice 42: total 100 EUR'): Uint8A
   return new TextEncoder().encode(pdf);
 }
 
-/** A 16-bit mono WAV of `seconds` of silence at 8 kHz. */
-export function wavOf(seconds: number): Uint8Array {
-  const rate = 8000;
-  const data = Math.round(seconds * rate) * 2;
+export interface WavShape {
+  rate?: number;
+  bits?: number;
+  channels?: number;
+  /** The fmt chunk's format tag: 1 is PCM. */
+  tag?: number;
+  /** The byte rate the header claims; by default the true one. */
+  byteRate?: number;
+  /** The data chunk's declared size; by default the true one. */
+  dataSize?: number;
+}
+
+/** A WAV of `seconds` of silence: 16-bit mono PCM at 8 kHz unless `shape` says otherwise. */
+export function wavOf(seconds: number, shape: WavShape = {}): Uint8Array {
+  const { rate = 8000, bits = 16, channels = 1, tag = 1 } = shape;
+  const blockAlign = channels * (bits / 8);
+  const data = Math.round(seconds * rate) * blockAlign;
   const out = new Uint8Array(44 + data);
   const view = new DataView(out.buffer);
   const text = (at: number, s: string) => out.set(new TextEncoder().encode(s), at);
@@ -84,13 +97,22 @@ export function wavOf(seconds: number): Uint8Array {
   text(8, 'WAVE');
   text(12, 'fmt ');
   view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
+  view.setUint16(20, tag, true);
+  view.setUint16(22, channels, true);
   view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
+  view.setUint32(28, shape.byteRate ?? rate * blockAlign, true);
+  view.setUint16(32, blockAlign, true);
+  view.setUint16(34, bits, true);
   text(36, 'data');
-  view.setUint32(40, data, true);
+  view.setUint32(40, shape.dataSize ?? data, true);
+  return out;
+}
+
+/** A RIFF chunk: its four-letter id, its size (the payload's unless `declared`), the payload, a pad byte. */
+export function riffChunk(id: string, payload: Uint8Array, declared = payload.length): Uint8Array {
+  const out = new Uint8Array(8 + payload.length + (payload.length % 2));
+  out.set(new TextEncoder().encode(id), 0);
+  new DataView(out.buffer).setUint32(4, declared, true);
+  out.set(payload, 8);
   return out;
 }
