@@ -1,22 +1,18 @@
-import { imageSize } from 'image-size';
 import type { MediaPart } from '../contracts/media-part';
 import { mediaPartsOf, type ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
+import { imageDimensions } from './image-dimensions';
 
 /** A part's input tokens at the most any provider charges: from its bytes, or assumed for a URL or file id. */
 export async function mediaPartTokens(part: MediaPart): Promise<number> {
   const bytes = part.source.kind === 'base64' ? base64Bytes(part.source.data) : undefined;
   if (part.type === 'image') {
     if (bytes === undefined) return imageTokens();
-    try {
-      const { width, height } = imageSize(bytes);
-      return imageTokens(width, height);
-    } catch {
-      return imageTokens();
-    }
+    const { width, height } = imageDimensions(bytes, part.mimeType);
+    return imageTokens(width, height);
   }
   if (part.type === 'audio') {
     return audioTokens(bytes === undefined ? undefined : audioSeconds(bytes, part.mimeType).seconds);
