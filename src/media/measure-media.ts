@@ -1,10 +1,10 @@
-import { imageSize } from 'image-size';
 import type { MediaPart } from '../contracts/media-part';
 import type { ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
+import { imageDimensions } from './image-dimensions';
 import type { MediaPricing, Priced } from './pricing-basis';
 
 /** A part's input tokens at the most any provider charges, and how that figure was reached. */
@@ -19,17 +19,13 @@ export async function measurePart(part: MediaPart): Promise<PartPrice> {
   const bytes = part.source.kind === 'base64' ? base64Bytes(part.source.data) : undefined;
   if (part.type === 'image') {
     if (bytes === undefined) return { tokens: imageTokens(), ...notInline };
-    try {
-      const { width, height } = imageSize(bytes);
-      return { tokens: imageTokens(width, height), basis: 'read', why: `${width}×${height} pixels` };
-    } catch {
-      return { tokens: imageTokens(), basis: 'limit', why: 'size unreadable: priced as the largest image' };
-    }
+    const { width, height, basis, why } = imageDimensions(bytes, part.mimeType);
+    return { tokens: imageTokens(width, height), basis, why };
   }
   if (part.type === 'audio') {
     if (bytes === undefined) return { tokens: audioTokens(), ...notInline };
-    const seconds = audioSeconds(bytes, part.mimeType);
-    return { tokens: audioTokens(seconds), basis: 'read', why: `${Math.ceil(seconds)} s` };
+    const { seconds, basis, why } = audioSeconds(bytes, part.mimeType);
+    return { tokens: audioTokens(seconds), basis, why };
   }
   if (bytes === undefined) return { tokens: pdfTokens(), ...notInline };
   const pages = await countPdfPages(bytes);

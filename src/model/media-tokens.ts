@@ -32,8 +32,13 @@ function geminiTokens(width: number, height: number): number {
   return 258 * Math.ceil(width / 768) * Math.ceil(height / 768);
 }
 
-/** The size assumed for an image whose size Valve cannot read (a URL, a file id, an unknown format). */
-export const unknownImageSide = 4096;
+/**
+ * The size assumed for an image whose size Valve cannot read (a URL, a file id, an unknown format): the
+ * largest any provider documents accepting, Anthropic's 8000×8000 px ("The maximal dimensions per image
+ * are 8000x8000 px", platform.claude.com/docs/en/build-with-claude/vision). It was 4096², which an
+ * image Anthropic accepts, priced by Gemini's tile rule below, beat: 36 tiles against 121.
+ */
+export const unknownImageSide = 8000;
 
 /** An image's input tokens: the most any provider's rule gives for its size. */
 export function imageTokens(width = unknownImageSide, height = unknownImageSide): number {

@@ -4,7 +4,7 @@ import { audioSeconds } from '../../src/media/audio-seconds';
 import { countPdfPages } from '../../src/media/count-pdf-pages';
 import { mediaPartTokens } from '../../src/media/measure-media';
 import { imageTokens, pdfPageTokens } from '../../src/model/media-tokens';
-import { base64Of, pdfOf, pngOf, wavOf } from '../helpers/media-samples';
+import { base64Of, gifOf, pdfOf, pngOf, wavOf } from '../helpers/media-samples';
 
 // The media estimates the cost cap rests on: known answers worked by hand from each provider's
 // published rule (the figure is the largest of them), the page count of a PDF whose page tree is
@@ -31,7 +31,9 @@ describe('image tokens', () => {
     expect(imageTokens(100, 100)).toBe(258);
   });
 
-  it('reads the size from the PNG header, and assumes 4096² for what it cannot read', async () => {
+  // The unknown size was 4096²; Anthropic accepts 8000² and Valve's Gemini rule prices that higher, so
+  // the old figure was the bug.
+  it('reads the size from the PNG header, and assumes 8000² for what it cannot read', async () => {
     expect(await mediaPartTokens(part('image', 'image/png', pngOf(100, 100)))).toBe(258);
     expect(await mediaPartTokens(part('image', 'image/png', pngOf(1600, 1200)))).toBe(3779);
     const url: MediaPart = {
@@ -39,9 +41,17 @@ describe('image tokens', () => {
       mimeType: 'image/png',
       source: { kind: 'url', url: 'https://x.test/a.png' },
     };
-    expect(await mediaPartTokens(url)).toBe(imageTokens(4096, 4096));
+    expect(await mediaPartTokens(url)).toBe(imageTokens(8000, 8000));
     const junk = part('image', 'image/png', new Uint8Array([1, 2, 3, 4]));
-    expect(await mediaPartTokens(junk)).toBe(imageTokens(4096, 4096));
+    expect(await mediaPartTokens(junk)).toBe(imageTokens(8000, 8000));
+  });
+});
+
+describe('image tokens from a file that lies', () => {
+  it('prices a 1×1 GIF with a 4000×4000 frame as the frame, not the screen (it was 258 tokens)', async () => {
+    const gif = gifOf(1, 1, [{ width: 4000, height: 4000 }]);
+    expect(await mediaPartTokens(part('image', 'image/gif', gif))).toBe(imageTokens(4000, 4000));
+    expect(imageTokens(4000, 4000)).toBeGreaterThan(imageTokens(1, 1));
   });
 });
 
@@ -73,18 +83,15 @@ describe('PDF pages', () => {
 
 describe('audio length', () => {
   it('reads a WAV’s length from its header: 10 s at 32 tokens a second', async () => {
-    expect(audioSeconds(wavOf(10), 'audio/wav')).toBe(10);
+    expect(audioSeconds(wavOf(10), 'audio/wav').seconds).toBe(10);
     expect(await mediaPartTokens(part('audio', 'audio/wav', wavOf(10)))).toBe(320);
   });
 
   it('does not believe a WAV header whose byte rate disagrees with its sample rate', () => {
     const wav = wavOf(10);
     new DataView(wav.buffer).setUint32(28, 4_000_000_000, true);
-    // Bounded as MP3 is, by the lowest MPEG bit rate: never shorter than the bytes can play.
-    expect(audioSeconds(wav, 'audio/wav')).toBe(wav.length / 1000);
-  });
-
-  it('bounds MP3 by the lowest MPEG bit rate, 8 kbit/s', () => {
-    expect(audioSeconds(new Uint8Array(5000), 'audio/mpeg')).toBe(5);
+    // Bounded by the lowest rate any codec a WAV may hold has, 200 bit/s. This test used to expect MP3's
+    // 8 kbit/s, which low-rate speech codecs in a WAV beat: that figure was the bug.
+    expect(audioSeconds(wav, 'audio/wav').seconds).toBe(wav.length / 25);
   });
 });
