@@ -23,7 +23,7 @@ function consistentByteRate(bytes: Uint8Array, at: number): number | undefined {
 }
 
 /** A WAV file's length in seconds from its `fmt ` byte rate and `data` size; undefined if not WAV. */
-function wavSeconds(bytes: Uint8Array): number | undefined {
+export function wavSeconds(bytes: Uint8Array): number | undefined {
   if (bytes.length < 12 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') return undefined;
   let byteRate: number | undefined;
   for (let at = 12; at + 8 <= bytes.length; ) {
