@@ -68,7 +68,9 @@ describe('PDF pages', () => {
   });
 
   it('prices a PDF without a readable page at the limit: the most pages any provider accepts', async () => {
-    expect(await countPdfPages(new TextEncoder().encode('%PDF-1.7\n%%EOF'))).toMatchObject({ basis: 'limit' });
+    expect(await countPdfPages(new TextEncoder().encode('%PDF-1.7\n%%EOF'))).toMatchObject({
+      basis: 'limit',
+    });
     expect(await mediaPartTokens(part('file', 'application/pdf', new TextEncoder().encode('%PDF-1.7')))).toBe(
       unknownPdfPages * pdfPageTokens,
     );
