@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countPdfPages } from '../../src/media/count-pdf-pages';
-import { deflate, objectStreamOf, pdfOfObjects, repeat, streamObject } from '../helpers/pdf-samples';
+import { deflate, objectStreamOf, pdfOfObjects, streamObject } from '../helpers/pdf-samples';
 
 // The counter's work is counted in lexer steps, never timed: for each input built to be slow, work at
 // 4n is at most 4.5 times work at n, and at most a few steps a byte read or inflated. Then a property:
