@@ -1,61 +1,86 @@
-// A PDF's page count, read from its bytes without rendering it: the largest `/Count` of a page tree
-// node, or the number of `/Type /Page` objects if larger. Page objects inside compressed object
-// streams (PDF 1.5+) are found by inflating those streams. Undefined when no page can be found.
+import { unknownPdfPages } from '../model/media-tokens';
+import { type InflateBudget, inflateWithin } from './inflate-within';
+import { emptyEvidence, maxOpenKids, type PdfPageEvidence, scanPdfBytes } from './pdf-page-evidence';
+import type { PdfMeter } from './pdf-tokens';
+import type { PricingBasis } from './pricing-basis';
 
-const latin1 = new TextDecoder('latin1');
-const pageObject = /\/Type\s*\/Page(?![a-zA-Z])/g;
-const pageCount =
-  /\/Type\s*\/Pages(?![a-zA-Z])[^>]*?\/Count\s+(\d+)|\/Count\s+(\d+)[^>]*?\/Type\s*\/Pages(?![a-zA-Z])/g;
-const objectStream = /\/Type\s*\/ObjStm[\s\S]*?stream\r?\n/g;
+// An upper bound on the pages any PDF reader could render, read from the bytes without rendering
+// them, in work linear in the bytes read and inflated. Readers disagree on what a page is: some trust
+// the root's /Count, some walk /Kids from the catalog (a node's /Type is often ignored), some, when the
+// tree is broken, gather every dictionary typed /Page. So the count is the largest of the three:
+// - dictionaries whose /Type is /Page (names decoded, §7.3.5: `/P#61ge` is `/Page`);
+// - the largest /Count anywhere (a node may lack its /Type);
+// - the entries of every /Kids array: each page a reader renders is reached through one entry (the same
+//   leaf may be referenced many times), so their number bounds the leaves. When a /Kids array is given
+//   by reference, its entries are not inside a `/Kids [`, and every `R` and `<<` in the file bounds it.
+// Object streams (PDF 1.5) are inflated and read the same way. A stream a reader could load objects
+// from that Valve cannot decode (another filter, predictors, encryption) or that costs more than the
+// budget leaves the file unbounded: `limit`.
 
-/** The most streams inflated and the most bytes read from them, so a hostile file costs little. */
-const maxStreams = 64;
-const maxInflatedBytes = 8 * 1024 * 1024;
-
-function pagesIn(text: string): number {
-  let objects = 0;
-  for (const _ of text.matchAll(pageObject)) objects++;
-  let counted = 0;
-  for (const match of text.matchAll(pageCount)) {
-    counted = Math.max(counted, Number(match[1] ?? match[2] ?? 0));
-  }
-  return Math.max(objects, counted);
+export interface PdfPageCount {
+  pages: number;
+  basis: PricingBasis;
+  why: string;
 }
 
-async function inflate(bytes: Uint8Array, budget: { left: number }): Promise<string> {
-  const stream = new Blob([bytes.slice()]).stream().pipeThrough(new DecompressionStream('deflate'));
-  const reader = stream.getReader();
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || value === undefined) break;
-      budget.left -= value.length;
-      text += latin1.decode(value);
-      if (budget.left <= 0) break;
+/** The most object streams inflated and the most bytes inflated from them, so a hostile file costs little. */
+export const maxStreams = 64;
+export const maxInflatedBytes = 8 * 1024 * 1024;
+
+export interface CountOptions {
+  /** Receives the work done, in lexer steps (linear in the bytes read and inflated). */
+  meter?: PdfMeter;
+}
+
+const limit = (why: string): PdfPageCount => ({ pages: unknownPdfPages, basis: 'limit', why });
+
+function unbounded(evidence: PdfPageEvidence): string | undefined {
+  if (evidence.encrypted) return 'encrypted (/Encrypt): its object streams cannot be read';
+  if (evidence.tooManyKids) return `more than ${maxOpenKids} /Kids arrays open at once`;
+  return undefined;
+}
+
+function conclude(evidence: PdfPageEvidence): PdfPageCount {
+  const kids = evidence.indirectKids ? evidence.anyEntries : evidence.kidsEntries;
+  const kidsWhy = evidence.indirectKids
+    ? 'every reference (a /Kids array is given by reference)'
+    : 'the entries of /Kids arrays';
+  const claims: [number, string][] = [
+    [evidence.pageTypes, 'dictionaries typed /Page'],
+    [evidence.largestCount, 'the largest /Count'],
+    [kids, kidsWhy],
+  ];
+  const [pages, what] = claims.reduce((best, claim) => (claim[0] > best[0] ? claim : best));
+  if (pages <= 0) return limit('no page found');
+  const agree = claims.every(([count]) => count === pages) && !evidence.indirectKids;
+  if (agree) return { pages, basis: 'read', why: `${pages} pages: /Type /Page, /Count and /Kids agree` };
+  return { pages, basis: 'bounded', why: `${pages} pages: ${what}` };
+}
+
+export async function countPdfPages(bytes: Uint8Array, options: CountOptions = {}): Promise<PdfPageCount> {
+  const meter = options.meter ?? { steps: 0 };
+  const evidence = emptyEvidence();
+  const spans = scanPdfBytes(bytes, evidence, meter, true);
+  const early = unbounded(evidence);
+  if (early !== undefined) return limit(early);
+  if (spans.length > maxStreams) return limit(`more than ${maxStreams} object streams`);
+  const budget: InflateBudget = { left: maxInflatedBytes };
+  for (const span of spans) {
+    if (span.end === -1) return limit('an object stream without endstream');
+    if (span.decoding === 'undecodable') return limit('an object stream whose filter Valve cannot decode');
+    // An unfiltered object stream's bytes were read with the file's.
+    if (span.decoding === 'none') continue;
+    const inflated = await inflateWithin(bytes.subarray(span.start, span.end), budget);
+    if (!inflated.ok) {
+      return limit(
+        inflated.reason === 'over budget'
+          ? `object streams inflate past ${maxInflatedBytes} bytes`
+          : 'an object stream that does not inflate',
+      );
     }
-  } catch {
-    // A stream that does not inflate (another filter, a damaged file) counts nothing.
-  } finally {
-    await reader.cancel().catch(() => undefined);
+    scanPdfBytes(inflated.bytes, evidence, meter, false);
+    const late = unbounded(evidence);
+    if (late !== undefined) return limit(late);
   }
-  return text;
-}
-
-export async function countPdfPages(bytes: Uint8Array): Promise<number | undefined> {
-  const text = latin1.decode(bytes);
-  let pages = pagesIn(text);
-  const budget = { left: maxInflatedBytes };
-  let streams = 0;
-  for (const match of text.matchAll(objectStream)) {
-    if (streams++ >= maxStreams || budget.left <= 0) break;
-    const start = (match.index ?? 0) + match[0].length;
-    let end = text.indexOf('endstream', start);
-    if (end === -1) break;
-    // The end-of-line before `endstream` is not data: inflate refuses bytes after the stream's end.
-    if (text[end - 1] === '\n') end--;
-    if (text[end - 1] === '\r') end--;
-    pages = Math.max(pages, pagesIn(await inflate(bytes.subarray(start, end), budget)));
-  }
-  return pages > 0 ? pages : undefined;
+  return conclude(evidence);
 }

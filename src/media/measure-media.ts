@@ -1,7 +1,7 @@
 import type { MediaPart } from '../contracts/media-part';
 import type { ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
-import { audioTokens, imageTokens, pdfTokens } from '../model/media-tokens';
+import { audioTokens, imageTokens, pdfTokens, unknownPdfPages } from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
 import { imageDimensions } from './image-dimensions';
@@ -12,25 +12,28 @@ export interface PartPrice extends Priced {
   tokens: number;
 }
 
-const notInline: Priced = { basis: 'limit', why: 'not inline: priced at the most a provider accepts' };
+function notInline(part: MediaPart): Priced {
+  const what = part.source.kind === 'url' ? 'a URL' : 'a file id';
+  return { basis: 'limit', why: `${what}: its bytes are not read, so the most a provider accepts` };
+}
 
 /** A part's input tokens at the most any provider charges: from its bytes, or assumed for a URL or file id. */
 export async function measurePart(part: MediaPart): Promise<PartPrice> {
   const bytes = part.source.kind === 'base64' ? base64Bytes(part.source.data) : undefined;
   if (part.type === 'image') {
-    if (bytes === undefined) return { tokens: imageTokens(), ...notInline };
+    if (bytes === undefined) return { tokens: imageTokens(), ...notInline(part) };
     const { width, height, basis, why } = imageDimensions(bytes, part.mimeType);
     return { tokens: imageTokens(width, height), basis, why };
   }
   if (part.type === 'audio') {
-    if (bytes === undefined) return { tokens: audioTokens(), ...notInline };
+    if (bytes === undefined) return { tokens: audioTokens(), ...notInline(part) };
     const { seconds, basis, why } = audioSeconds(bytes, part.mimeType);
     return { tokens: audioTokens(seconds), basis, why };
   }
-  if (bytes === undefined) return { tokens: pdfTokens(), ...notInline };
-  const pages = await countPdfPages(bytes);
-  if (pages === undefined) return { tokens: pdfTokens(), basis: 'limit', why: 'no page found' };
-  return { tokens: pdfTokens(pages), basis: 'read', why: `${pages} pages` };
+  if (bytes === undefined) return { tokens: pdfTokens(), ...notInline(part) };
+  const { pages, basis, why } = await countPdfPages(bytes);
+  // No provider takes more pages than the limit, so none bills more than the limit's tokens.
+  return { tokens: pdfTokens(Math.min(pages, unknownPdfPages)), basis, why };
 }
 
 /** A part's input tokens at the most any provider charges. */

@@ -48,12 +48,25 @@ export function imageTokens(width = unknownImageSide, height = unknownImageSide)
 
 /**
  * A PDF page: Anthropic counts its text (1,500–3,000 tokens) and its image (about 1,600); Gemini 258
- * and OpenAI the text and an image. The largest: 4,600.
+ * (560 for Gemini 3 by default, 1,120 at high media resolution) and OpenAI the text and an image. The
+ * largest: 4,600.
  */
 export const pdfPageTokens = 4600;
 
-/** The pages assumed for a PDF Valve cannot count (a URL, a file id): OpenAI's and Anthropic's per-request limit. */
-export const unknownPdfPages = 100;
+/**
+ * The pages assumed for a PDF Valve cannot count (a URL, a file id, an encrypted or undecodable file):
+ * the most pages any provider Valve calls accepts in one PDF, so it covers each one's bill.
+ * - Anthropic: 600 pages a request (100 when the context window is under 1M tokens)
+ *   (https://platform.claude.com/docs/en/build-with-claude/pdf-support).
+ * - Gemini API: "long documents (up to 3600 pages)" (ai.google.dev document understanding, as mirrored
+ *   at https://share.apidog.com/apidoc/docs-site/750674/doc-965859); Vertex AI lists 1,000 pages a file
+ *   for Gemini 2.x, 900 for Gemini 3 Pro (560 tokens a page) and 3,000 for its newest models
+ *   (https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/document-understanding).
+ * - OpenAI: extracted text and an image of each page, no page limit stated, so bounded by the model's
+ *   window (https://developers.openai.com/api/docs/guides/file-inputs); Workers AI takes no PDF.
+ * The largest, Gemini's 3,600, at 4,600 tokens a page: 16,560,000 tokens, more than any model's window.
+ */
+export const unknownPdfPages = 3600;
 
 export function pdfTokens(pages = unknownPdfPages): number {
   return Math.max(1, pages) * pdfPageTokens;

@@ -3,7 +3,7 @@ import type { MediaPart } from '../../src/contracts/media-part';
 import { audioSeconds } from '../../src/media/audio-seconds';
 import { countPdfPages } from '../../src/media/count-pdf-pages';
 import { mediaPartTokens } from '../../src/media/measure-media';
-import { imageTokens, pdfPageTokens } from '../../src/model/media-tokens';
+import { imageTokens, pdfPageTokens, unknownPdfPages } from '../../src/model/media-tokens';
 import { base64Of, gifOf, pdfOf, pngOf, wavOf } from '../helpers/media-samples';
 
 // The media estimates the cost cap rests on: known answers worked by hand from each provider's
@@ -57,7 +57,11 @@ describe('image tokens from a file that lies', () => {
 
 describe('PDF pages', () => {
   it('counts the pages of a plain PDF', async () => {
-    expect(await countPdfPages(pdfOf(3))).toBe(3);
+    expect(await countPdfPages(pdfOf(3))).toEqual({
+      pages: 3,
+      basis: 'read',
+      why: '3 pages: /Type /Page, /Count and /Kids agree',
+    });
     expect(await mediaPartTokens(part('file', 'application/pdf', pdfOf(3)))).toBe(3 * pdfPageTokens);
   });
 
@@ -70,13 +74,15 @@ describe('PDF pages', () => {
     const tail = new TextEncoder().encode('\nendstream\nendobj\n%%EOF\n');
     const pdf = new Uint8Array([...head, ...packed, ...tail]);
     expect(new TextDecoder('latin1').decode(pdf)).not.toMatch(/\/Type\s*\/Page[^s]/);
-    expect(await countPdfPages(pdf)).toBe(7);
+    expect((await countPdfPages(pdf)).pages).toBe(7);
   });
 
-  it('assumes 100 pages for a PDF without a readable page', async () => {
-    expect(await countPdfPages(new TextEncoder().encode('%PDF-1.7\n%%EOF'))).toBeUndefined();
+  it('prices a PDF without a readable page at the limit: the most pages any provider accepts', async () => {
+    expect(await countPdfPages(new TextEncoder().encode('%PDF-1.7\n%%EOF'))).toMatchObject({
+      basis: 'limit',
+    });
     expect(await mediaPartTokens(part('file', 'application/pdf', new TextEncoder().encode('%PDF-1.7')))).toBe(
-      100 * pdfPageTokens,
+      unknownPdfPages * pdfPageTokens,
     );
   });
 });
