@@ -1,7 +1,13 @@
 import type { MediaPart } from '../contracts/media-part';
 import type { ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
-import { audioTokens, imageTokens, pdfTokens, unknownPdfPages } from '../model/media-tokens';
+import {
+  audioTokens,
+  imageTokens,
+  pdfTokens,
+  unknownAudioSeconds,
+  unknownPdfPages,
+} from '../model/media-tokens';
 import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
 import { imageDimensions } from './image-dimensions';
@@ -28,12 +34,25 @@ export async function measurePart(part: MediaPart): Promise<PartPrice> {
   if (part.type === 'audio') {
     if (bytes === undefined) return { tokens: audioTokens(), ...notInline(part) };
     const { seconds, basis, why } = audioSeconds(bytes, part.mimeType);
+    // A bound past the longest audio a provider takes says nothing a provider would bill: the limit.
+    if (seconds > unknownAudioSeconds)
+      return {
+        tokens: audioTokens(),
+        basis: 'limit',
+        why: `${why}; over the ${unknownAudioSeconds} s any provider takes`,
+      };
     return { tokens: audioTokens(seconds), basis, why };
   }
   if (bytes === undefined) return { tokens: pdfTokens(), ...notInline(part) };
   const { pages, basis, why } = await countPdfPages(bytes);
   // No provider takes more pages than the limit, so none bills more than the limit's tokens.
-  return { tokens: pdfTokens(Math.min(pages, unknownPdfPages)), basis, why };
+  if (pages > unknownPdfPages)
+    return {
+      tokens: pdfTokens(),
+      basis: 'limit',
+      why: `${why}; over the ${unknownPdfPages} pages any provider takes`,
+    };
+  return { tokens: pdfTokens(pages), basis, why };
 }
 
 /** A part's input tokens at the most any provider charges. */

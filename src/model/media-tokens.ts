@@ -75,8 +75,13 @@ export function pdfTokens(pages = unknownPdfPages): number {
 /** Gemini counts 32 tokens a second of audio; OpenAI's audio models fewer. */
 export const audioTokensPerSecond = 32;
 
-/** The length assumed for audio Valve cannot measure (a file id): 30 minutes. */
-export const unknownAudioSeconds = 1800;
+/**
+ * The most audio any provider Valve calls takes in one prompt, assumed for audio Valve cannot measure
+ * (a file id) and the most a measured clip is priced at: Gemini's 9.5 hours ("The maximum supported
+ * length of audio data in a single prompt is 9.5 hours", ai.google.dev/gemini-api/docs/audio). A
+ * provider refuses longer audio rather than bill it.
+ */
+export const unknownAudioSeconds = 34_200;
 
 export function audioTokens(seconds = unknownAudioSeconds): number {
   return Math.ceil(Math.max(1, seconds) * audioTokensPerSecond);

@@ -16,6 +16,11 @@ export type AttemptLimits =
     }
   | { ok: false; reason: Extract<ExclusionReason, 'cost' | 'latency'>; detail: string };
 
+/** The input tokens whose size is known from the request: all but media priced at a provider's limit. */
+export function knownInputTokens(needs: Needs): number {
+  return needs.inputTokens - (needs.unboundedTokens ?? 0);
+}
+
 function usd(value: number): string {
   return `$${value.toPrecision(3)}`;
 }
@@ -28,14 +33,15 @@ function usd(value: number): string {
  * one whose p90 time to first token plus the wanted output cannot fit the time left, `latency`. Pure.
  */
 export function attemptLimits(entry: CatalogModel, needs: Needs, left: Left, speed: Speed): AttemptLimits {
-  const inputUsd = (needs.inputTokens * entry.priceUsdPerMTok.input) / 1e6;
+  // A provider refuses input past its window rather than bill it, so no attempt is billed more.
+  const inputUsd = (Math.min(needs.inputTokens, entry.contextTokens) * entry.priceUsdPerMTok.input) / 1e6;
   const outputUsdPerToken = entry.priceUsdPerMTok.output / 1e6;
   const cap = Math.max(
     0,
     Math.min(
       needs.maxOutputTokens ?? Number.POSITIVE_INFINITY,
       entry.maxOutputTokens,
-      entry.contextTokens - needs.inputTokens,
+      entry.contextTokens - knownInputTokens(needs),
     ),
   );
   let maxTokens = cap;

@@ -2,7 +2,7 @@ import type { ModelPolicy } from '../contracts/reason-request';
 import { privacyLevels } from '../contracts/reason-request';
 import { acceptsMimeType, acceptsSource } from '../model/media-sources';
 import type { ProviderKind } from '../model/provider-kind';
-import { minUsefulOutputTokens } from './attempt-limits';
+import { knownInputTokens, minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
 import type { CircuitState, Exclusion, ExclusionReason, MediaNeeds, Needs } from './plan-types';
 
@@ -57,10 +57,10 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
     return no('capability', 'does not support JSON output');
   const media = needs.media && mediaProblem(entry, needs.media, input.kind);
   if (media !== undefined) return no('modality_unsupported', media);
-  if (needs.inputTokens + minUsefulOutputTokens > entry.contextTokens) {
+  if (knownInputTokens(needs) + minUsefulOutputTokens > entry.contextTokens) {
     return no(
       'context_window',
-      `about ${needs.inputTokens} input tokens and a useful answer do not fit its ${entry.contextTokens}-token window`,
+      `about ${knownInputTokens(needs)} input tokens and a useful answer do not fit its ${entry.contextTokens}-token window`,
     );
   }
   if (input.circuit === 'open') return no('circuit_open', 'its circuit is open after repeated failures');

@@ -38,6 +38,12 @@ export interface Needs {
   privacy: PrivacyLevel;
   /** A conservative estimate (model/estimate-tokens): it may be high, never low. */
   inputTokens: number;
+  /**
+   * The part of `inputTokens` that is media priced at the most a provider accepts (a URL, a file id, a
+   * file that cannot be read): its real size is unknown, so it counts toward cost, never toward whether
+   * the request fits a window. A provider bills no more input than its window holds.
+   */
+  unboundedTokens?: number;
   /** The caller's `maxOutputTokens`, when given. */
   maxOutputTokens?: number;
   /** What the request's media need of a model; absent when it carries none. */

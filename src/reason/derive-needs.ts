@@ -46,6 +46,7 @@ export function deriveNeeds(
     json: request.output?.format === 'json',
     privacy,
     inputTokens,
+    unboundedTokens: sumOf(media.priced.filter((p) => p.basis === 'limit').map((p) => p.tokens)),
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
     ...mediaNeedsOf(request, media),
   };
@@ -66,4 +67,8 @@ function mediaNeedsOf(request: ReasonRequest, measured: MeasuredMedia): { media?
   }
   const modalities = [...new Set([...sources.values()].map((s) => s.modality))].sort();
   return { media: { modalities, sources: [...sources.values()], priced: measured.priced } };
+}
+
+function sumOf(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0);
 }

@@ -2,6 +2,7 @@ import type { MaybeSignedResponse, UnsignedResponse } from '../contracts/reason-
 import { ApiError } from '../errors';
 import type { ModelRequest } from '../model/model-request';
 import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
+import { knownInputTokens } from '../policy/attempt-limits';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
@@ -219,14 +220,15 @@ async function streamAttempt(
   const naturalCap = Math.min(
     needs.maxOutputTokens ?? Number.POSITIVE_INFINITY,
     attempt.entry.maxOutputTokens,
-    attempt.entry.contextTokens - needs.inputTokens,
+    attempt.entry.contextTokens - knownInputTokens(needs),
   );
   // max_tokens below the natural cap means the caller's maxCostUsd bound it: reaching it is a cancel.
   const budgetBound = maxTokens < naturalCap && prepared.request.output?.format !== 'json';
   const upstream = new AbortController();
   const began = deps.now();
   let ttftMs: number | undefined;
-  const read = (outputTokens: number) => ({ inputTokens: needs.inputTokens, outputTokens, maxTokens });
+  const billedInput = Math.min(needs.inputTokens, attempt.entry.contextTokens);
+  const read = (outputTokens: number) => ({ inputTokens: billedInput, outputTokens, maxTokens });
   const finished = (part: Extract<StreamPart, { type: 'finish' }>): AttemptResult<Streamed> => {
     const usage = countedUsage(part.usage, read(assembler.outputTokens()));
     const value: Streamed = assembler.finish({ ...part, usage });
