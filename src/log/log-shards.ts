@@ -79,12 +79,12 @@ export function publishedShards(policy: ShardPolicy, base: string, atMs: number)
 }
 
 /**
- * The origin a ReceiptLog object signs with: its own name when that is a shard of the deployment's
- * log (same host as `LOG_ORIGIN`), else the deployment's origin — objects named otherwise (tests,
- * benches) stay the one log they always were.
+ * The origin a ReceiptLog object named `name` signs with: its name when that is a shard of the
+ * deployment's log (same host as `LOG_ORIGIN`), else the deployment's origin — objects named otherwise
+ * (tests, benches) stay the one log they always were. An object without a name takes its origin from
+ * its storage alone (log-origin.ts), never from here.
  */
-export function originOfObject(name: string | undefined, deploymentOrigin: string): string {
-  if (name === undefined) return deploymentOrigin;
+export function originOfName(name: string, deploymentOrigin: string): string {
   const own = parseLogOrigin(name);
   const deployment = parseLogOrigin(deploymentOrigin);
   return own !== null && deployment !== null && own.host === deployment.host ? name : deploymentOrigin;

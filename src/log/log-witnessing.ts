@@ -1,3 +1,4 @@
+import { readTextUpTo } from '../encoding/read-text-up-to';
 import { formatAddCheckpoint } from './add-checkpoint-body';
 import { readCosignatures } from './cosignature';
 import { addSignatureLines } from './signed-note';
@@ -28,7 +29,8 @@ export interface WitnessRound {
 }
 
 const PUSH_TIMEOUT_MS = 10_000;
-const MAX_ANSWER_CHARS = 16 * 1024;
+/** The most of a witness's answer that is read: a cosignature line is under 200 bytes. */
+export const MAX_ANSWER_BYTES = 16 * 1024;
 
 export class LogWitnessing {
   private cosigned: { size: number; note: string; count: number } | undefined;
@@ -133,12 +135,23 @@ export class LogWitnessing {
       let res: Response;
       let text: string;
       try {
+        // A witness is someone else's server: it may not send the log's checkpoint on to another host,
+        // nor keep it reading an answer without end.
         res = await this.send(`${witness.url}/add-checkpoint`, {
           method: 'POST',
           body: formatAddCheckpoint({ oldSize: held, proof, checkpoint: latest.note }),
           signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+          redirect: 'manual',
         });
-        text = (await res.text()).slice(0, MAX_ANSWER_CHARS);
+        if (res.status >= 300 && res.status < 400) {
+          res.body?.cancel().catch(() => {});
+          return failed(`answered ${res.status}, a redirect, which is not followed`);
+        }
+        const answer =
+          res.body === null ? { text: '', complete: true } : await readTextUpTo(res.body, MAX_ANSWER_BYTES);
+        if (!answer.complete)
+          return failed(`answered ${res.status} with more than ${MAX_ANSWER_BYTES} bytes`);
+        text = answer.text;
       } catch (error) {
         return failed(
           `could not reach ${witness.url}: ${error instanceof Error ? error.message : String(error)}`,

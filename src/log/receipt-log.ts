@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { encodeBase64 } from '../encoding/base64';
+import type { CheckResult } from '../encoding/check-result';
 import { bytesToHex } from '../encoding/hex';
 import { countSetting, textSetting } from '../settings';
 import { AppendQueue, type QueuedAppend } from './append-queue';
@@ -17,7 +18,8 @@ import {
   recordClaimed,
   registerToken,
 } from './log-claims';
-import { originOfObject, parseLogOrigin, parseShardPolicy, type ShardPolicy, shardFor } from './log-shards';
+import { resolveLogOrigin } from './log-origin';
+import { parseLogOrigin, parseShardPolicy, type ShardPolicy, shardFor } from './log-shards';
 import { LogWitnessing, type WitnessRound } from './log-witnessing';
 import { leafHash } from './merkle';
 import { MerkleTree } from './merkle-tree';
@@ -127,7 +129,8 @@ export class ReceiptLog extends DurableObject<Env> {
   private latest: { size: number; note: string } | undefined;
   private readonly queue = new AppendQueue<LogAppend>((batch) => this.writeBatch(batch));
   private signer: Promise<NoteSigner> | undefined;
-  private readonly origin: string;
+  /** Whose log this is, from the object's storage (log-origin.ts); a refusal when that is not known. */
+  private readonly originState: CheckResult<string>;
   /** appendOnce entries on their way in, by leaf hash (hex), so a concurrent second call joins the first. */
   private readonly inFlight = new Map<string, Promise<LogAppend>>();
   /** Claimed appends on their way in, by (tenant, receiptId): a registration or a rival waits for them. */
@@ -142,7 +145,6 @@ export class ReceiptLog extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.origin = originOfObject(ctx.id.name, logOriginOf(env));
     this.store = new SqlNodeStore(ctx.storage.sql);
     ctx.storage.sql.exec(
       'CREATE TABLE IF NOT EXISTS log_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL)',
@@ -164,11 +166,22 @@ export class ReceiptLog extends DurableObject<Env> {
       .toArray()[0];
     this.latest = row;
     this.tree = new MerkleTree(this.store, row?.size ?? 0);
+    this.originState = resolveLogOrigin(ctx.storage.sql, ctx.id.name, logOriginOf(env));
+  }
+
+  /**
+   * The origin this object signs as. Throws when it is not known, so every entry point that appends,
+   * signs or serves a checkpoint calls it first and refuses.
+   */
+  private checkedOrigin(): string {
+    if (!this.originState.ok) throw new Error(`log object refused: ${this.originState.reason}`);
+    return this.originState.value;
   }
 
   /** Appends one 32-byte entry hash (receipt or audit) and resolves once it is in a signed checkpoint. */
   append(entry: Uint8Array): Promise<LogAppend> {
     checkEntry(entry);
+    this.checkedOrigin();
     return this.queue.enqueue({ entry });
   }
 
@@ -179,6 +192,7 @@ export class ReceiptLog extends DurableObject<Env> {
    */
   appendOnce(entry: Uint8Array): Promise<LogAppend> {
     checkEntry(entry);
+    this.checkedOrigin();
     const leaf = leafHash(entry);
     const key = bytesToHex(leaf);
     const pending = this.inFlight.get(key);
@@ -201,6 +215,7 @@ export class ReceiptLog extends DurableObject<Env> {
    */
   async appendClaimed(claim: ClaimedEntry): Promise<ClaimedAppend> {
     checkEntry(claim.entry);
+    this.checkedOrigin();
     const key = claimKeyOf(claim);
     // Inline, so the last look at the in-flight map and taking the id happen in one synchronous step.
     for (let busy = this.claimsInFlight.get(key); busy; busy = this.claimsInFlight.get(key)) {
@@ -273,9 +288,10 @@ export class ReceiptLog extends DurableObject<Env> {
    * False, and nothing recorded, for an origin on another host.
    */
   registerShard(origin: string): boolean {
-    const own = parseLogOrigin(this.origin);
+    const self = this.checkedOrigin();
+    const own = parseLogOrigin(self);
     if (own === null || parseLogOrigin(origin)?.host !== own.host) return false;
-    if (origin !== this.origin) {
+    if (origin !== self) {
       this.ctx.storage.sql.exec('INSERT OR IGNORE INTO log_shards (origin) VALUES (?)', origin);
     }
     return true;
@@ -296,11 +312,12 @@ export class ReceiptLog extends DurableObject<Env> {
    */
   private registerOnce(): Promise<void> {
     const base = logOriginOf(this.env);
-    if (this.origin === base) return Promise.resolve();
+    const self = this.checkedOrigin();
+    if (self === base) return Promise.resolve();
     this.registered ??= this.env.RECEIPT_LOG.getByName(base)
-      .registerShard(this.origin)
+      .registerShard(self)
       .then((ok) => {
-        if (!ok) throw new Error(`${this.origin} could not register with ${base}`);
+        if (!ok) throw new Error(`${self} could not register with ${base}`);
       });
     this.registered.catch(() => {
       this.registered = undefined;
@@ -324,6 +341,7 @@ export class ReceiptLog extends DurableObject<Env> {
    * checkpoint. Null when no checkpoint holds it.
    */
   proofOf(index: number): string | null {
+    this.checkedOrigin();
     const latest = this.latest;
     if (latest === undefined || !Number.isSafeInteger(index) || index < 0 || index >= latest.size)
       return null;
@@ -335,6 +353,7 @@ export class ReceiptLog extends DurableObject<Env> {
 
   /** The latest signed checkpoint, with its cosignatures if it has any (an empty tree's is signed on first request). */
   async checkpoint(): Promise<string> {
+    this.checkedOrigin();
     if (this.latest === undefined) await this.append0();
     const latest = this.latest as { size: number; note: string };
     return this.witnessingOf()?.cosignedAt(latest.size) ?? latest.note;
@@ -345,12 +364,14 @@ export class ReceiptLog extends DurableObject<Env> {
    * cosigned by LOG_WITNESS_QUORUM of them (the latest signed one until a first is); else the latest.
    */
   async publishedCheckpoint(): Promise<string> {
+    this.checkedOrigin();
     const cosigned = this.witnessingOf()?.latestCosigned(this.witnessQuorum());
     return cosigned?.note ?? (await this.checkpoint());
   }
 
   /** Pushes the latest checkpoint to the witnesses now; null when none are configured or nothing is logged. */
   async witnessRound(): Promise<WitnessRound | null> {
+    this.checkedOrigin();
     const witnessing = this.witnessingOf();
     const latest = this.latest;
     if (witnessing === null || latest === undefined || latest.size === 0) return null;
@@ -363,11 +384,16 @@ export class ReceiptLog extends DurableObject<Env> {
   /** A witnessing round, LOG_WITNESS_DELAY_MS after a batch; a round some witness failed is retried later. */
   override async alarm(): Promise<void> {
     this.witnessDue = false;
+    if (!this.originState.ok) {
+      // Never pushed under a guessed origin, and not retried: nothing this object holds changes that.
+      console.error(`log object ${this.ctx.id.toString()}: no witnessing: ${this.originState.reason}`);
+      return;
+    }
     const round = await this.witnessRound();
     const failed = round?.outcomes.filter((o) => !o.ok) ?? [];
     if (failed.length === 0) return;
     console.warn(
-      `log ${this.origin}: witnessing size ${round?.size}: ${failed.map((o) => `${o.name} ${o.detail}`).join('; ')}`,
+      `log ${this.checkedOrigin()}: witnessing size ${round?.size}: ${failed.map((o) => `${o.name} ${o.detail}`).join('; ')}`,
     );
     if (!this.witnessDue) {
       this.witnessDue = true;
@@ -378,7 +404,7 @@ export class ReceiptLog extends DurableObject<Env> {
   private witnessingOf(): LogWitnessing | null {
     if (this.witnessing === undefined) {
       const parsed = parseWitnessList(this.env.LOG_WITNESSES);
-      if (!parsed.ok) console.error(`log ${this.origin}: no witnessing: ${parsed.reason}`);
+      if (!parsed.ok) console.error(`log ${this.checkedOrigin()}: no witnessing: ${parsed.reason}`);
       this.witnessing =
         !parsed.ok || parsed.value.length === 0
           ? null
@@ -454,7 +480,7 @@ export class ReceiptLog extends DurableObject<Env> {
 
   private async append0(): Promise<void> {
     const note = await signCheckpoint(
-      { origin: this.origin, size: 0, root: this.tree.root(0), extensions: [] },
+      { origin: this.checkedOrigin(), size: 0, root: this.tree.root(0), extensions: [] },
       await this.signerOf(),
     );
     if (this.latest !== undefined) return; // a batch landed meanwhile
@@ -463,7 +489,7 @@ export class ReceiptLog extends DurableObject<Env> {
   }
 
   private signerOf(): Promise<NoteSigner> {
-    this.signer ??= createNoteSigner(this.origin, this.env.LOG_SIGNING_KEY);
+    this.signer ??= createNoteSigner(this.checkedOrigin(), this.env.LOG_SIGNING_KEY);
     this.signer.catch(() => {
       this.signer = undefined;
     });
@@ -477,7 +503,7 @@ export class ReceiptLog extends DurableObject<Env> {
       await this.registerOnce();
       const indices = batch.map((w) => this.tree.append(leafHash(w.entry)));
       const checkpoint: Checkpoint = {
-        origin: this.origin,
+        origin: this.checkedOrigin(),
         size: this.tree.size,
         root: this.tree.root(),
         extensions: [],

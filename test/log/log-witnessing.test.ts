@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createCosigner, formatCosignerKey, readCosignatures } from '../../src/log/cosignature';
-import { LogWitnessing } from '../../src/log/log-witnessing';
+import { LogWitnessing, MAX_ANSWER_BYTES } from '../../src/log/log-witnessing';
 import { createNoteSigner, formatVerifierKey } from '../../src/log/signed-note';
 import { parseWitnessList } from '../../src/log/witness-config';
 import { Witness } from '../../src/witness/witness';
@@ -162,6 +162,73 @@ describe('a log pushing its checkpoints to witnesses', () => {
       ]);
       expect(witnessing.latestCosigned(1)).toBeNull();
       expect(witnessing.cosignedAt(6)).toBeUndefined();
+    });
+  });
+
+  it('stops reading a witness that answers 200 and keeps sending, and records nothing from it', async () => {
+    const t = await setup(['w1.test']);
+    t.log.grow(3);
+    // The answer starts with the witness's own valid cosignature, then never ends (16 MiB, here).
+    const w = t.witnesses[0] as (typeof t.witnesses)[number];
+    const cosigned = await w.witness.addCheckpoint(await t.log.body(0));
+    const head = new TextEncoder().encode(String(cosigned.body));
+    const padding = new TextEncoder().encode(`${'x'.repeat(4095)}\n`);
+    let pulled = 0;
+    const send: typeof fetch = async () => {
+      let first = true;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            const chunk = first ? head : padding;
+            first = false;
+            pulled += chunk.byteLength;
+            if (pulled > 16 * 1024 * 1024) controller.close();
+            else controller.enqueue(chunk.slice());
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: 200 });
+    };
+    await runInDurableObject(t.stub, async (_i, state) => {
+      const witnessing = new LogWitnessing(state.storage.sql, t.list, send);
+      const round = await t.round(witnessing);
+      expect(round.outcomes).toEqual([
+        { name: 'w1.test', ok: false, detail: `answered 200 with more than ${MAX_ANSWER_BYTES} bytes` },
+      ]);
+      // What was pulled: the bound, and at most the one chunk that crossed it.
+      expect(pulled).toBeLessThanOrEqual(MAX_ANSWER_BYTES + padding.byteLength);
+      expect(witnessing.latestCosigned(1)).toBeNull();
+      expect(witnessing.cosignedAt(3)).toBeUndefined();
+    });
+  });
+
+  it('follows no redirect: a 307 to another host is a failed round, and nothing reaches that host', async () => {
+    const t = await setup(['w1.test']);
+    const reached: string[] = [];
+    // As fetch does: a redirect is followed unless the request says `redirect: 'manual'`. The other
+    // host relays to the real witness, so whatever it answers would verify.
+    const send: typeof fetch = async (input, init) => {
+      const url = new URL(String(input));
+      reached.push(url.host);
+      if (url.host === 'w1.test') {
+        const moved = new Response(null, {
+          status: 307,
+          headers: { location: 'https://elsewhere.test/add-checkpoint' },
+        });
+        return init?.redirect === 'manual' ? moved : send('https://elsewhere.test/add-checkpoint', init);
+      }
+      return t.send('https://w1.test/add-checkpoint', init);
+    };
+    await runInDurableObject(t.stub, async (_i, state) => {
+      const witnessing = new LogWitnessing(state.storage.sql, t.list, send);
+      t.log.grow(4);
+      const round = await t.round(witnessing);
+      expect(round.outcomes).toEqual([
+        { name: 'w1.test', ok: false, detail: 'answered 307, a redirect, which is not followed' },
+      ]);
+      expect(reached).toEqual(['w1.test']);
+      expect(witnessing.latestCosigned(1)).toBeNull();
     });
   });
 

@@ -8,6 +8,7 @@ import { leafHash, verifyConsistency, verifyInclusion } from '../../src/log/merk
 import { type LogAppend, logOriginOf, type ReceiptLog } from '../../src/log/receipt-log';
 import { parseTlogProof, verifyInclusionBundle } from '../../src/log/tlog-proof';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
+import { refusalOf } from './refusal-of';
 
 const origin = logOriginOf(env);
 const pinned = async () =>
@@ -99,13 +100,13 @@ describe('the ReceiptLog Durable Object', () => {
     }
   });
 
-  it('rejects an entry that is not a 32-byte hash', async () => {
+  it('refuses an entry that is not a 32-byte hash, and appends nothing', async () => {
     const log = env.RECEIPT_LOG.getByName('test-bad');
-    const error = await log.append(new Uint8Array(31)).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(String(error)).toMatch(/32-byte/);
+    for (const bad of [new Uint8Array(31), new Uint8Array(33)]) {
+      expect(await refusalOf(log, (l) => l.append(bad))).toBe('a log entry is a 32-byte hash');
+      expect(await refusalOf(log, (l) => l.appendOnce(bad))).toBe('a log entry is a 32-byte hash');
+    }
+    expect(await log.size()).toBe(0);
   });
 
   it('refuses proofs beyond its signed size and consistency from size 0', async () => {

@@ -1,3 +1,4 @@
+import { readTextUpTo } from '../../encoding/read-text-up-to';
 import { withinIdle } from './timeouts';
 
 // How much Valve reads from a provider. Each limit is far above any real answer (a 128k-token
@@ -47,22 +48,7 @@ export async function readBounded(
     throw tooLarge();
   }
   if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  try {
-    while (true) {
-      const { done, value } = await withinIdle(reader.read(), signal, idleMs);
-      if (done) return text + decoder.decode();
-      size += value.byteLength;
-      if (size > limit) {
-        if (!truncate) throw tooLarge();
-        return text + decoder.decode(value.subarray(0, value.byteLength - (size - limit)));
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
+  const read = await readTextUpTo(response.body, limit, (next) => withinIdle(next, signal, idleMs));
+  if (!read.complete && !truncate) throw tooLarge();
+  return read.text;
 }
