@@ -46,14 +46,23 @@ function hexValue(c: number | undefined): number {
   return -1;
 }
 
-/** Names and keywords longer than this are kept as '' (no key Valve looks for is longer). */
+/** Names longer than this are kept as '' (no key Valve looks for is longer). */
 const maxKept = 32;
+/**
+ * Keywords are kept only when they are letters and no longer than this (`endstream`): every keyword
+ * Valve looks for is one, and the runs of binary stream data it lexes then make no string.
+ */
+const maxKeptKeyword = 9;
+
+function isLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
 /** Numbers are read up to this; a larger one is this. */
 const maxNumber = 1e12;
 
 export class PdfLexer {
   kind: PdfTokenKind = 'keyword';
-  /** A name's decoded text, a keyword's text ('' when longer than 32 bytes). */
+  /** A name's decoded text ('' when longer than 32 bytes), a keyword's ('' unless it is 1–9 letters). */
   text = '';
   /** A number's value, rounded up to an integer (a reader rejects fractions; this never undercounts). */
   value = 0;
@@ -130,9 +139,11 @@ export class PdfLexer {
     let point = false;
     let digits = 0;
     let backslashes = 0;
+    let letters = true;
     while (pos < bytes.length && classes[bytes[pos]!] === regular) {
       const c = bytes[pos]!;
       backslashes = c === backslash ? backslashes + 1 : 0;
+      letters &&= isLetter(c);
       if (c >= 0x30 && c <= 0x39) {
         digits++;
         if (point) fraction ||= c !== 0x30;
@@ -154,7 +165,8 @@ export class PdfLexer {
       return;
     }
     this.kind = 'keyword';
-    this.text = pos - start <= maxKept ? String.fromCharCode(...bytes.subarray(start, pos)) : '';
+    const keep = letters && pos - start <= maxKeptKeyword;
+    this.text = keep ? String.fromCharCode(...bytes.subarray(start, pos)) : '';
   }
 
   /** A name: `/` and regular bytes, each `#xx` one byte (a `#` not followed by two hex digits is itself). */

@@ -1,4 +1,4 @@
-import { ascii, byteAt, uint16le, uint32le } from './read-bytes';
+import { ascii, byteAt, uint16le, uint32be, uint32le } from './read-bytes';
 
 // The chunks of a RIFF/WAVE file that decide how long it plays: every `fmt ` chunk before the first
 // `data` chunk, and where that data chunk's payload starts. The walk follows the declared chunk sizes,
@@ -26,6 +26,9 @@ export interface WavLayout {
 }
 
 const extensible = 0xfffe;
+/** The chunk ids `data` and `fmt ` as big-endian numbers: compared without making a string per chunk. */
+const dataId = 0x64617461;
+const fmtId = 0x666d7420;
 /** The last 14 bytes of KSDATAFORMAT_SUBTYPE_PCM, _IEEE_FLOAT and every GUID built on a format tag. */
 const tagGuidTail = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71];
 
@@ -53,14 +56,14 @@ export function readWavLayout(bytes: Uint8Array): WavLayout | undefined {
   const layout: WavLayout = { formats: [], dataStart: undefined, dataSize: 0, steps: 0 };
   for (let at = 12; at + 8 <= bytes.length; ) {
     layout.steps++;
-    const id = ascii(bytes, at, 4);
+    const id = uint32be(bytes, at);
     const size = uint32le(bytes, at + 4);
-    if (id === 'data') {
+    if (id === dataId) {
       layout.dataStart = at + 8;
       layout.dataSize = size;
       break;
     }
-    if (id === 'fmt ' && size >= 16 && at + 24 <= bytes.length)
+    if (id === fmtId && size >= 16 && at + 24 <= bytes.length)
       layout.formats.push(readFormat(bytes, at + 8, size));
     at += 8 + size + (size % 2);
   }
