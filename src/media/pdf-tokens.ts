@@ -54,6 +54,13 @@ const maxKept = 32;
  */
 const maxKeptKeyword = 9;
 
+/** A few bytes as a string, one character a byte: a loop, as spreading a view costs an iterator per call. */
+function latin1(bytes: Uint8Array, start: number, length: number): string {
+  let text = '';
+  for (let i = start; i < start + length; i++) text += String.fromCharCode(bytes[i] as number);
+  return text;
+}
+
 function isLetter(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
@@ -166,7 +173,7 @@ export class PdfLexer {
     }
     this.kind = 'keyword';
     const keep = letters && pos - start <= maxKeptKeyword;
-    this.text = keep ? String.fromCharCode(...bytes.subarray(start, pos)) : '';
+    this.text = keep ? latin1(bytes, start, pos - start) : '';
   }
 
   /** A name: `/` and regular bytes, each `#xx` one byte (a `#` not followed by two hex digits is itself). */
@@ -195,7 +202,7 @@ export class PdfLexer {
     this.runEnd = pos;
     this.runBackslashes = backslashes;
     this.kind = 'name';
-    this.text = length <= maxKept ? String.fromCharCode(...kept.subarray(0, length)) : '';
+    this.text = length <= maxKept ? latin1(kept, 0, length) : '';
   }
 
   /** The position right after the current token. */
