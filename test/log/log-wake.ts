@@ -27,11 +27,27 @@ export function namelessStub(origin: string): DurableObjectStub<ReceiptLog> {
   return env.RECEIPT_LOG.get(env.RECEIPT_LOG.idFromString(id));
 }
 
-/** Ends the object's life: the next call, named or not, constructs it again from its storage. */
+const RESTART = 'a test restarts the log object';
+
+/**
+ * Ends the object's life: the next call, named or not, constructs it again from its storage. The
+ * abort runs from a timer once this call has answered, because workerd reports an abort that breaks a
+ * call still in flight as an uncaught exception; the stub that reached the ended object then refuses
+ * every call with the abort's reason, which is how we know the object is gone.
+ */
 export async function restart(stub: DurableObjectStub): Promise<void> {
-  await runInDurableObject(stub, (_instance, state) => state.abort('a test restarts the log object')).catch(
-    () => undefined,
+  const ended = { yet: false };
+  await runInDurableObject(stub, (_instance, state) => {
+    setTimeout(() => {
+      ended.yet = true;
+      state.abort(RESTART);
+    }, 0);
+  });
+  while (!ended.yet) await new Promise((resolve) => setTimeout(resolve, 0));
+  const after = await runInDurableObject(stub, () => 'still running').catch((error: unknown) =>
+    String(error),
   );
+  if (!after.includes(RESTART)) throw new Error(`the log object did not restart: ${after}`);
 }
 
 /** Runs the object's alarm as a wake with no name does; true when one was set. */
