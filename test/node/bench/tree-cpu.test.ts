@@ -7,7 +7,8 @@ import { cpuSecondsOf, treeCpuSeconds } from '../../../bench/lib/processes.js';
 const spin = (ms: number) =>
   spawnSync(process.execPath, [
     '-e',
-    `const end = performance.now() + ${ms}; while (performance.now() < end);`,
+    // Spun by its own CPU time, not the clock: on a busy machine a wall-clock spin gets less CPU.
+    `const start = process.cpuUsage(); const used = () => { const u = process.cpuUsage(start); return (u.user + u.system) / 1000; }; while (used() < ${ms});`,
   ]);
 
 describe.skipIf(!existsSync('/proc/self/stat'))('treeCpuSeconds', () => {
