@@ -1,4 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
 import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
@@ -12,7 +13,7 @@ import { type AnthropicUsage, anthropicEventSchema } from './wire-schemas';
 function parseEvent(event: EventSourceMessage, context: CallContext) {
   let json: unknown;
   try {
-    json = JSON.parse(event.data);
+    json = parseJsonWithin(event.data);
   } catch {
     throw fail(context, { kind: 'invalid_response', message: 'Anthropic sent an event that is not JSON.' });
   }

@@ -1,3 +1,4 @@
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ContentBlock } from '../../model/message';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
@@ -91,7 +92,7 @@ export function parseGeminiResponse(
     try {
       content = [
         ...blocks.filter((block) => block.type === 'reasoning'),
-        { type: 'json', value: JSON.parse(text) },
+        { type: 'json', value: parseJsonWithin(text) },
       ];
     } catch {
       throw fail(context, {

@@ -1,4 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
@@ -24,7 +25,7 @@ export async function* geminiStreamParts(
   for await (const event of events) {
     let json: unknown;
     try {
-      json = JSON.parse(event.data);
+      json = parseJsonWithin(event.data);
     } catch {
       throw fail(context, { kind: 'invalid_response', message: 'Gemini sent an event that is not JSON.' });
     }

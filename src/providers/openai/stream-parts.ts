@@ -1,4 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelWarning, StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
@@ -11,7 +12,7 @@ import { openaiChunkSchema } from './wire-schemas';
 
 function parseData(event: EventSourceMessage, context: CallContext): unknown {
   try {
-    return JSON.parse(event.data);
+    return parseJsonWithin(event.data);
   } catch {
     throw fail(context, {
       kind: 'invalid_response',

@@ -1,4 +1,5 @@
 import type { ModelError } from '../../model/model-error';
+import type { Usage } from '../../model/model-response';
 import type { ModelCallError } from '../model-error';
 import { modelFailure, readModelError } from '../model-error';
 import { type ScrubContext, scrubProviderCode, scrubProviderMessage, scrubRequestId } from './scrub-message';
@@ -41,4 +42,18 @@ export function withFields(error: unknown, fields: Partial<ModelError>): unknown
   const modelError = readModelError(error);
   if (!modelError) return error;
   return modelFailure({ ...modelError, ...fields });
+}
+
+/**
+ * An answer the provider gave, and billed, that Valve cannot read (tool-call arguments nested deeper
+ * than Valve parses): `invalid_response`, counted at the usage the provider reported with it.
+ */
+export function unreadableAnswer(context: CallContext, what: string, usage?: Usage): ModelCallError {
+  return fail(context, {
+    kind: 'invalid_response',
+    message: `${context.provider} answered with ${what} that Valve cannot read.`,
+    dispatch: 'sent',
+    emitted_deltas: false,
+    ...(usage && { usage }),
+  });
 }

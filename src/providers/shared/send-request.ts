@@ -1,3 +1,4 @@
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
@@ -87,7 +88,7 @@ async function readFailure(response: Response, options: CallOptions): Promise<Ht
   }
   let json: unknown;
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    json = text === '' ? undefined : parseJsonWithin(text);
   } catch {
     json = undefined;
   }
@@ -175,7 +176,7 @@ export async function readJson(
     throw withFields(transportFailure(context, error, options.signal, 'sent'), { status: response.status });
   }
   try {
-    return JSON.parse(text);
+    return parseJsonWithin(text);
   } catch {
     throw fail(context, {
       kind: 'invalid_response',
