@@ -5,7 +5,7 @@ import type { ModelCallError } from '../model-error';
 import { type CallContext, fail, withFields } from './fail';
 import { maxErrorBodyBytes, maxJsonBodyBytes, readBounded, TooLargeError } from './read-limits';
 import { parseRetryAfterMs } from './retry-after';
-import { stringsOf } from './scrub-message';
+import { scrubRequestId, stringsOf } from './scrub-message';
 import { IdleTimeoutError, withinIdle } from './timeouts';
 
 /** An upstream answer with a non-2xx status, handed to the provider's classifier. */
@@ -32,10 +32,14 @@ export interface WireRequest {
 
 const requestIdHeaders = ['x-request-id', 'request-id', 'cf-ray', 'x-goog-request-id'];
 
-function requestIdOf(headers: Headers): string | undefined {
+/**
+ * The provider's request id: the first of its request-id headers whose value is one token of printable
+ * ASCII (`scrubRequestId`). A value that is not is never read further, logged or echoed.
+ */
+export function requestIdOf(headers: { get(name: string): string | null }): string | undefined {
   for (const name of requestIdHeaders) {
-    const value = headers.get(name);
-    if (value) return value;
+    const id = scrubRequestId(headers.get(name) ?? undefined);
+    if (id !== undefined) return id;
   }
   return undefined;
 }

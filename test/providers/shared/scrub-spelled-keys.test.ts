@@ -134,9 +134,12 @@ describe.each(cases)('%s: a provider error that echoes the key', (_name, adapter
   for (const [name, spelling] of Object.entries(spellings)) {
     it(`spelled ${name}, in the message, the code and the request id, reaches the caller without it`, async () => {
       // A header value holds no line break: there the key is spelled one per line with spaces instead.
+      // A header is ASCII on the wire (workerd warns at a non-ASCII one built in JS): the spellings in
+      // other alphabets are left out of it, and requestIdOf's own test covers such a value.
       const header = spelling.replace(/\n/g, ' ');
+      const ascii = /^[\x20-\x7e]*$/.test(header);
       const { fetch } = fakeFetch(() =>
-        jsonResponse(errorBody(spelling), 401, { 'x-request-id': header, 'request-id': header }),
+        jsonResponse(errorBody(spelling), 401, ascii ? { 'x-request-id': header, 'request-id': header } : {}),
       );
       const error = await rejection(adapter.generate(trustRequest, callOptions(fetch, { apiKey: key })));
       expect(error.status).toBe(401);
