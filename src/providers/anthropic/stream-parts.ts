@@ -3,7 +3,7 @@ import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
 import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, providerFailure } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
@@ -117,7 +117,7 @@ export async function* anthropicStreamParts(
         };
         return;
       case 'error':
-        throw fail(context, classifyAnthropicError(undefined, json));
+        throw providerFailure(context, classifyAnthropicError(undefined, json));
       default:
         break; // `ping`, `content_block_stop` and future event types carry nothing Valve needs.
     }

@@ -4,6 +4,7 @@ import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { scrubProviderCode } from '../shared/scrub-message';
 import { mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';
@@ -36,7 +37,7 @@ export function readGeminiBody(json: unknown, context: CallContext): GeminiRespo
   if (blocked) {
     throw fail(context, {
       kind: 'content_filter',
-      message: `Gemini blocked the prompt (${blocked}).`,
+      message: `Gemini blocked the prompt (${scrubProviderCode(blocked) ?? 'unrecognized reason'}).`,
       provider_code: blocked,
       dispatch: 'sent',
       emitted_deltas: false,
@@ -97,7 +98,7 @@ export function parseGeminiResponse(
     } catch {
       throw fail(context, {
         kind: 'invalid_response',
-        message: `Gemini was asked for JSON and answered with text that does not parse (finish ${raw ?? 'unknown'}).`,
+        message: `Gemini was asked for JSON and answered with text that does not parse (finish ${scrubProviderCode(raw) ?? 'unknown'}).`,
         dispatch: 'sent',
         emitted_deltas: false,
       });

@@ -5,6 +5,7 @@ import type { ModelResponse, ModelWarning, Usage } from '../../model/model-respo
 import type { CallContext } from '../shared/fail';
 import { fail, unreadableAnswer } from '../shared/fail';
 import { jsonToolName, parseToolArguments } from '../shared/message-text';
+import { scrubProviderCode } from '../shared/scrub-message';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';
@@ -26,7 +27,7 @@ export function jsonBlock(text: string, context: CallContext, finish: string | u
   } catch {
     throw fail(context, {
       kind: 'invalid_response',
-      message: `${context.provider} was asked for JSON and answered with text that does not parse (finish ${finish ?? 'unknown'}).`,
+      message: `${context.provider} was asked for JSON and answered with text that does not parse (finish ${scrubProviderCode(finish) ?? 'unknown'}).`,
       dispatch: 'sent',
       emitted_deltas: false,
     });

@@ -2,10 +2,10 @@ import { parseJsonWithin } from '../../encoding/json-depth';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
-import { type CallContext, fail, withFields } from './fail';
+import { type CallContext, fail, providerFailure, withFields } from './fail';
 import { maxErrorBodyBytes, maxJsonBodyBytes, readBounded, TooLargeError } from './read-limits';
 import { parseRetryAfterMs } from './retry-after';
-import { scrubRequestId, stringsOf } from './scrub-message';
+import { scrubRequestId } from './scrub-message';
 import { IdleTimeoutError, withinIdle } from './timeouts';
 
 /** An upstream answer with a non-2xx status, handed to the provider's classifier. */
@@ -146,10 +146,10 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
   if (isRedirect(response)) throw redirectFailure(context, response);
   const failure = await readFailure(response, options);
   const classified = request.classify(failure);
-  // Providers echo what they were sent (a prompt too long, a bad field): none of it goes back out.
+  // Providers echo what they were sent (a prompt too long, a bad field): fail() keeps none of their text.
   const credentials = Object.entries(request.headers).filter(([name]) => /auth|key|token/i.test(name));
   const keys = [options.apiKey, ...credentials.map(([, value]) => value)].filter((k): k is string => !!k);
-  throw fail(
+  throw providerFailure(
     context,
     {
       ...classified,
@@ -159,7 +159,7 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
       dispatch: 'sent',
       emitted_deltas: false,
     },
-    { keys, sent: stringsOf(request.body) },
+    { keys },
   );
 }
 
