@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeBase64Url, encodeBase64Url } from '../encoding/base64';
+import { parseJsonWithin } from '../encoding/json-depth';
 import { decodeUtf8, utf8 } from '../encoding/utf8';
 import { queryText } from './query-params';
 import { onTheWire } from './wire-schema';
@@ -26,7 +27,7 @@ export function decodeCursor(text: string): unknown {
   const json = bytes === null ? null : decodeUtf8(bytes);
   if (json === null) return undefined;
   try {
-    return JSON.parse(json) as unknown;
+    return parseJsonWithin(json) as unknown;
   } catch {
     return undefined;
   }

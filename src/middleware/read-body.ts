@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
+import { maxJsonDepth, tooDeepAt } from '../encoding/json-depth';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { countSetting } from '../settings';
 import { firstInvalidUtf8 } from './first-invalid-utf8';
-import { maxJsonDepth, tooDeepAt } from './json-depth';
 
 const jsonLike = /json/i;
 

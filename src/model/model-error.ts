@@ -1,5 +1,7 @@
 // A classified provider failure, the same whichever provider failed.
 
+import type { Usage } from './model-response';
+
 export const modelErrorKinds = [
   'rate_limited',
   'overloaded',
@@ -30,4 +32,9 @@ export interface ModelError {
   request_id?: string;
   dispatch?: 'not_sent' | 'sent' | 'streaming';
   emitted_deltas?: boolean;
+  /**
+   * What the provider reported it billed for an answer it gave but Valve could not read (an
+   * `invalid_response` with its usage): the attempt is counted at it. Never sent to a caller.
+   */
+  usage?: Usage;
 }

@@ -4,6 +4,7 @@ import { invalidParam, type ParamPath } from '../door/invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
 import type { ValveOptions } from '../door/valve-options';
+import { maxJsonDepth, parseJson } from '../encoding/json-depth';
 import type { ChatMessage, ChatRequest } from './chat-request';
 import { chatMediaPart, chatMediaTypes, type MediaScope } from './media-parts';
 
@@ -78,12 +79,16 @@ export function fileProviderOf(model: string, valve: ValveOptions | undefined): 
 
 /** The arguments of a tool call the caller sends back: a JSON object, or a 400 naming it. */
 export function argumentsOf(text: string, path: ParamPath): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw invalidParam(path, 'is not valid JSON');
-  }
+  if (text.trim() === '') return {};
+  const parsed = parseJson(text);
+  if (!parsed.ok)
+    throw invalidParam(
+      path,
+      parsed.problem === 'too_deep'
+        ? `nests deeper than ${maxJsonDepth} levels of objects and arrays`
+        : 'is not valid JSON',
+    );
+  const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalidParam(path, 'is not a JSON object');
   return value as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { PromptMode } from '../contracts/reason-request';
 import { decodeBase64 } from '../encoding/base64';
+import { parseJsonWithin } from '../encoding/json-depth';
 import { decodeUtf8 } from '../encoding/utf8';
 import { datamarkBody } from './datamark-body';
 import { encodeBase64Text } from './encode-base64-text';
@@ -48,7 +49,7 @@ export function decodeRegionBody(body: string, mode: PromptMode, mark: string): 
       return text;
     }
     case 'json': {
-      const value: unknown = JSON.parse(body);
+      const value: unknown = parseJsonWithin(body);
       if (typeof value !== 'string') throw new Error('a json-mode body must be one JSON string literal');
       return value;
     }

@@ -9,7 +9,9 @@ export class ModelCallError extends ApiError {
   readonly modelError: ModelError;
 
   constructor(error: ModelError, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
-    super(`model.${error.kind}`, error.message, { details: { ...error }, ...options });
+    // The billed usage is for the attempt's cost, which the decision trace reports; not an error detail.
+    const { usage: _billed, ...details } = error;
+    super(`model.${error.kind}`, error.message, { details, ...options });
     this.name = 'ModelCallError';
     this.modelError = error;
   }

@@ -1,5 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
+import { parseJsonWithin } from '../encoding/json-depth';
 import { ApiError } from '../errors';
 import type { ModelResponse, ModelWarning } from '../model/model-response';
 import { detectLeak } from '../prompt/detect-leak';
@@ -56,7 +57,7 @@ export function buildOutput(
   if (!hasValue && toolCalls.length === 0 && json) value = json.value;
   else if (!hasValue && toolCalls.length === 0) {
     try {
-      value = JSON.parse(text);
+      value = parseJsonWithin(text);
     } catch {
       throw new ApiError('model.invalid_response', 'The model did not answer with JSON.', {
         details: { kind: 'invalid_response' },

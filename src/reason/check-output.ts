@@ -1,4 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import { parseJsonWithin } from '../encoding/json-depth';
 import type { ContentBlock } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import type { ModelResponse } from '../model/model-response';
@@ -44,7 +45,7 @@ export function checkOutput(
   let value = answer.value;
   if (!answer.hasValue) {
     try {
-      value = JSON.parse(answer.text);
+      value = parseJsonWithin(answer.text);
     } catch {
       return { issues: [{ path: '', keyword: 'json', message: 'The answer is not valid JSON.' }] };
     }

@@ -1,5 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ToolCall } from '../contracts/reason-response';
+import { maxJsonDepth, parseJson } from '../encoding/json-depth';
 import { checkAgainstSchema, describeIssues } from './check-json';
 
 /** A call the model made that Valve will not hand over as runnable: an `invalid_tool_call`. */
@@ -37,14 +38,18 @@ export function checkToolCall(
     return invalid('tool.unknown', `The tool ${call.name ?? '(unnamed)'} was not offered.`);
   let args = call.args;
   if (!args) {
-    try {
-      const parsed: unknown = JSON.parse(call.rawArgs === '' ? '{}' : call.rawArgs);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        return invalid('tool.invalid_json', 'The arguments are not a JSON object.');
-      args = parsed as Record<string, unknown>;
-    } catch {
-      return invalid('tool.invalid_json', 'The arguments are not valid JSON.');
-    }
+    const parsed = parseJson(call.rawArgs === '' ? '{}' : call.rawArgs);
+    if (!parsed.ok)
+      return invalid(
+        'tool.invalid_json',
+        parsed.problem === 'too_deep'
+          ? `The arguments nest deeper than ${maxJsonDepth} levels.`
+          : 'The arguments are not valid JSON.',
+      );
+    const value = parsed.value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return invalid('tool.invalid_json', 'The arguments are not a JSON object.');
+    args = value as Record<string, unknown>;
   }
   const check = checkAgainstSchema(args, tool.inputSchema as Record<string, unknown>);
   if (!check.ok)

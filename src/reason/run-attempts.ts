@@ -5,6 +5,7 @@ import type { ModelError } from '../model/model-error';
 import type { ModelWarning, Usage } from '../model/model-response';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
+import { costOf } from '../policy/cost-of';
 import { decideRetry, type RetryDecision } from '../policy/decide-retry';
 import type { Plan, PlannedAttempt } from '../policy/plan-types';
 import { expectedSilenceMs, type IdleLimit, idleLimitOf, reserveForMs } from '../policy/stall-limit';
@@ -85,8 +86,12 @@ export interface AttemptsOutcome<T> {
   warnings: ModelWarning[];
 }
 
-/** What a failed attempt counts against maxCostUsd: the worst case when it may have been billed. */
-function billedOnFailure(error: ModelError, worstCaseUsd: number): number {
+/**
+ * What a failed attempt counts against maxCostUsd: what the provider reported it billed for an answer
+ * Valve could not read, else the worst case when it may have been billed.
+ */
+function billedOnFailure(error: ModelError, attempt: PlannedAttempt, worstCaseUsd: number): number {
+  if (error.usage) return costOf(error.usage, attempt.entry);
   if (error.dispatch === 'streaming' || error.emitted_deltas) return worstCaseUsd;
   // A 2xx whose body was then cut, stalled or malformed: the provider wrote (and billed) an answer.
   if (error.status !== undefined && error.status >= 200 && error.status < 300) return worstCaseUsd;
@@ -102,6 +107,7 @@ const noUsage: ReasonUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens:
  * worst case) when it may have produced output before it failed.
  */
 function usageOnFailure(error: ModelError): ReasonUsage | undefined {
+  if (error.usage) return reasonUsageOf(error.usage);
   if (error.dispatch === 'not_sent') return noUsage;
   if (error.status !== undefined && error.status >= 300 && !error.emitted_deltas) return noUsage;
   return undefined;
@@ -256,7 +262,7 @@ export async function runAttempts<T>(
         // Adapters know their wire format (`openai`), not the catalog's name for the provider.
         const error: ModelError = { ...thrown.modelError, provider: attempt.provider, model: attempt.model };
         lastError = new ModelCallError(error, { headers: thrown.headers, cause: thrown });
-        const costUsd = billedOnFailure(error, limits.worstCaseUsd);
+        const costUsd = billedOnFailure(error, attempt, limits.worstCaseUsd);
         budget.spentUsd += costUsd;
         const decision: RetryDecision = deps.committed?.()
           ? { action: 'stop', reason: 'content was already streamed to the caller; no retry or failover' }

@@ -1,4 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import { createDepthScanner } from '../encoding/json-depth';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { ContentBlock } from '../model/message';
 import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
@@ -11,6 +12,8 @@ interface Call {
   id?: string;
   name?: string;
   args: string;
+  /** The arguments' depth so far, under the rule every JSON text Valve reads keeps to. */
+  scan: (piece: string) => number;
   started: boolean;
   closed: boolean;
 }
@@ -36,6 +39,9 @@ export class StreamAssembler {
   private reasoning = '';
   private readonly calls = new Map<number, Call>();
   private readonly order: Call[] = [];
+  /** A call's arguments nested deeper than Valve reads: nothing more is sent, and the attempt fails. */
+  private unreadableCall = false;
+  private sentAny = false;
 
   constructor(private readonly options: AssemblerOptions) {}
 
@@ -44,13 +50,19 @@ export class StreamAssembler {
     if (delta.type === 'text') {
       this.text += delta.text;
       if (!this.options.holdText && delta.text !== '')
-        this.options.emit({ type: 'response.output_text.delta', delta: delta.text });
+        this.send({ type: 'response.output_text.delta', delta: delta.text });
     } else if (delta.type === 'reasoning') {
       this.reasoning += delta.text ?? '';
     } else {
       let call = this.calls.get(message.index);
       if (!call) {
-        call = { ordinal: this.order.length, args: '', started: false, closed: false };
+        call = {
+          ordinal: this.order.length,
+          args: '',
+          scan: createDepthScanner(),
+          started: false,
+          closed: false,
+        };
         this.calls.set(message.index, call);
         this.order.push(call);
       }
@@ -58,9 +70,24 @@ export class StreamAssembler {
       call.name ??= delta.name || undefined;
       const fragment = delta.args_fragment ?? '';
       call.args += fragment;
+      if (call.scan(fragment) >= 0) this.unreadableCall = true;
+      if (this.unreadableCall) return;
       if (!call.started && call.name) this.start(call, call.args);
       else if (call.started && fragment !== '') this.emitCall(call, 'delta', fragment);
     }
+  }
+
+  /**
+   * True once a tool call's arguments nested deeper than Valve parses: the answer cannot be read, so
+   * the attempt is a provider failure (`invalid_response`), and nothing of it is sent after that.
+   */
+  get unreadable(): boolean {
+    return this.unreadableCall;
+  }
+
+  /** Whether any event of this attempt reached the caller. */
+  get sent(): boolean {
+    return this.sentAny;
   }
 
   /** Closes every call with completed or error, and returns the answer as sent. */
@@ -126,11 +153,17 @@ export class StreamAssembler {
     return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join('') + extra);
   }
 
+  private send(event: StreamEvent): void {
+    if (this.unreadableCall) return;
+    this.sentAny = true;
+    this.options.emit(event);
+  }
+
   private start(call: Call, buffered: string): void {
     call.id ??= `call_${call.ordinal}`;
     call.name ??= 'unnamed';
     call.started = true;
-    this.options.emit({
+    this.send({
       type: 'response.tool_call.started',
       index: call.ordinal,
       item_id: `item_${call.ordinal}`,
@@ -142,11 +175,10 @@ export class StreamAssembler {
 
   private emitCall(call: Call, kind: 'delta' | 'completed', text: string): void {
     const base = { index: call.ordinal, item_id: `item_${call.ordinal}`, call_id: call.id as string };
-    if (kind === 'delta')
-      this.options.emit({ type: 'response.tool_call.delta', ...base, arguments_delta: text });
+    if (kind === 'delta') this.send({ type: 'response.tool_call.delta', ...base, arguments_delta: text });
     else {
       call.closed = true;
-      this.options.emit({
+      this.send({
         type: 'response.tool_call.completed',
         ...base,
         name: call.name as string,
@@ -157,7 +189,7 @@ export class StreamAssembler {
 
   private close(call: Call, error: { type: string; code: string; message: string }): void {
     call.closed = true;
-    this.options.emit({
+    this.send({
       type: 'response.tool_call.error',
       index: call.ordinal,
       item_id: `item_${call.ordinal}`,

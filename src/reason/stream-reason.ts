@@ -1,7 +1,7 @@
 import type { MaybeSignedResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { ModelRequest } from '../model/model-request';
-import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
+import type { MessageDelta, ModelResponse, StreamPart, Usage } from '../model/model-response';
 import { knownInputTokens } from '../policy/attempt-limits';
 import { budgetLeft } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
@@ -229,8 +229,20 @@ async function streamAttempt(
   let ttftMs: number | undefined;
   const billedInput = Math.min(needs.inputTokens, attempt.entry.contextTokens);
   const read = (outputTokens: number) => ({ inputTokens: billedInput, outputTokens, maxTokens });
+  // An answer Valve cannot read is the provider's failure, counted at what it billed for it.
+  const unreadable = (usage: Usage) =>
+    modelFailure({
+      kind: 'invalid_response',
+      message: `${attempt.provider} answered with tool-call arguments that Valve cannot read.`,
+      provider: attempt.provider,
+      model: attempt.model,
+      dispatch: 'streaming',
+      emitted_deltas: assembler.sent,
+      usage,
+    });
   const finished = (part: Extract<StreamPart, { type: 'finish' }>): AttemptResult<Streamed> => {
     const usage = countedUsage(part.usage, read(assembler.outputTokens()));
+    if (assembler.unreadable) throw unreadable(usage);
     const value: Streamed = assembler.finish({ ...part, usage });
     if (budgetBound && part.finish_reason === 'length') value.cancelled = 'budget';
     return { value, usage, costUsd: costOf(usage, attempt.entry), ttftMs };
@@ -267,6 +279,7 @@ async function streamAttempt(
       // attempt's worst case and everything read, the crossing delta included (model.over_budget).
       upstream.abort();
       const usage = countedUsage(undefined, read(assembler.outputTokens(part.delta, ...tail.deltas)));
+      if (assembler.unreadable) throw unreadable(usage);
       const value: Streamed = { ...assembler.partial('length', needs.inputTokens), usage };
       if (budgetBound) value.cancelled = 'budget';
       return { value, usage, costUsd: costOf(usage, attempt.entry), ttftMs, cutAtCap: true };

@@ -8,6 +8,13 @@ interface AttemptLike {
   provider: string;
   model: string;
   costUsd: number;
+  usage?: { inputTokens: number; outputTokens: number };
+}
+
+/** The model a failed request was billed for: the last attempt that cost anything, else `none`. */
+function billedModelOf(attempts: readonly AttemptLike[]): string {
+  const billed = attempts.findLast((a) => a.costUsd > 0);
+  return billed ? `${billed.provider}/${billed.model}` : 'none';
 }
 
 function fallbacksOf(attempts: readonly AttemptLike[]): number {
@@ -51,9 +58,9 @@ export function usageOfFailure(
     tenant: caller.tenant,
     key: caller.keyId,
     route: 'POST /v1/reason',
-    model: 'none',
-    input_tokens: 0,
-    output_tokens: 0,
+    model: billedModelOf(attempts),
+    input_tokens: attempts.reduce((sum, a) => sum + (a.usage?.inputTokens ?? 0), 0),
+    output_tokens: attempts.reduce((sum, a) => sum + (a.usage?.outputTokens ?? 0), 0),
     latency_ms: latencyMs,
     outcome: error instanceof ApiError ? error.code : 'internal.error',
     fallbacks: fallbacksOf(attempts),

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { maxJsonDepth, tooDeepAt } from '../../src/encoding/json-depth';
 import type { AppEnv } from '../../src/env';
 import { ApiError } from '../../src/errors';
 import { firstInvalidUtf8 } from '../../src/middleware/first-invalid-utf8';
-import { maxJsonDepth, tooDeepAt } from '../../src/middleware/json-depth';
 import { readBody } from '../../src/middleware/read-body';
 import { call, createKey } from '../helpers/api';
 

@@ -35,4 +35,15 @@ describe('request ids', () => {
       expect(error.requestId).toMatch(uuid);
     }
   });
+
+  it('never echo a malformed X-Request-Id: a 400 naming the header, with Valve’s own fresh id', async () => {
+    const bad = 'req 1 <script>';
+    const res = await call('/health', { headers: { 'X-Request-Id': bad } });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toContain(bad);
+    expect(text).toContain('X-Request-Id header');
+    expect(res.headers.get('X-Correlation-Id')).toBeNull();
+    expect(res.headers.get('X-Request-Id')).toMatch(uuid);
+  });
 });

@@ -61,7 +61,9 @@ describe('a provider error that quotes the request', () => {
       await settled();
       expect(res.status).toBeGreaterThanOrEqual(400);
       const body = await res.text();
-      expect(body).toContain('Bad request from');
+      // The message is the allow-listed summary; not a word of the provider's own text comes back.
+      expect(body).not.toContain('Bad request from');
+      expect(body).toContain(`(openai, HTTP ${status}, invalid_request_error)`);
       expect(secrets.length).toBeGreaterThanOrEqual(6);
       for (const secret of secrets) {
         expect(body, `error body has ${secret}`).not.toContain(secret);
@@ -137,9 +139,92 @@ describe('a provider error that spells the key out', () => {
       await settled();
       expect(res.status).toBeGreaterThanOrEqual(400);
       const body = await res.text();
-      expect(body).toContain('Incorrect API key provided');
+      expect(body).not.toContain('Incorrect API key provided');
+      expect(body).toContain('The provider rejected the operator');
       expect(keyFragmentsIn(body, apiKey), body).toEqual([]);
       for (const line of logged) expect(keyFragmentsIn(line, apiKey), line).toEqual([]);
+    });
+  }
+});
+
+describe('a provider error that echoes the instruction lower-cased or in pieces', () => {
+  // Pieces shorter than any window a matcher could use, and the whole instruction in lower case: an
+  // error's message is built from allow-listed parts only, so neither reaches any body or stream.
+  const instruction =
+    'Confidential: approve refunds only for orders under 40 euros and never mention the Harrow account.';
+  const pieces = (text: string) => text.match(/.{1,10}/g) ?? [];
+  const echoOf = (wire: string) => {
+    const lower = instruction.toLowerCase();
+    return `Rejected: ${lower} | parts: ${pieces(instruction).join(' ~ ')} | sent: ${wire.toLowerCase()}`;
+  };
+  // Every 10-character piece of the instruction, and its lower-cased spelling, as a caller could find it.
+  const needles = [
+    ...new Set(
+      [...pieces(instruction), ...pieces(instruction.toLowerCase())].filter((p) => p.trim().length >= 6),
+    ),
+  ];
+  const echoCatalog: Catalog = {
+    providers: [{ id: 'echo', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
+    models: [simModel('gpt-lower', { provider: 'echo', simulate: undefined })],
+  };
+  const paths = [
+    ['/v1/reason', { task: 'refunds', instructions: instruction, modelPolicy: { allowFallback: false } }, {}],
+    [
+      '/v1/reason',
+      { task: 'refunds', instructions: instruction, modelPolicy: { allowFallback: false } },
+      { Accept: 'text/event-stream' },
+    ],
+    [
+      '/openai/v1/chat/completions',
+      {
+        model: 'echo/gpt-lower',
+        messages: [
+          { role: 'system', content: instruction },
+          { role: 'user', content: 'Refund order 7?' },
+        ],
+      },
+      {},
+    ],
+    [
+      '/openai/v1/chat/completions',
+      {
+        model: 'echo/gpt-lower',
+        stream: true,
+        messages: [
+          { role: 'system', content: instruction },
+          { role: 'user', content: 'Refund order 7?' },
+        ],
+      },
+      {},
+    ],
+  ] as const;
+
+  for (const [path, request, headers] of paths) {
+    const framing = 'Accept' in headers || 'stream' in request ? 'stream' : 'JSON';
+    it(`reaches no ${framing} body of ${path}`, async () => {
+      const { key } = await createKey('lower-echo');
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) =>
+        Response.json(
+          { error: { message: echoOf(String(init?.body)), type: 'invalid_request_error', code: null } },
+          { status: 400 },
+        ),
+      );
+      const { res, settled } = await callWithCatalog(
+        echoCatalog,
+        path,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}`, ...headers },
+          body: JSON.stringify(request),
+        },
+        { OPENAI_API_KEY: 'sk-echo-0123456789abcdef' },
+      );
+      const body = await res.text();
+      await settled();
+      expect(body).toContain('invalid_request_error');
+      const lower = body.toLowerCase();
+      const found = needles.filter((needle) => lower.includes(needle.toLowerCase()));
+      expect(found, body).toEqual([]);
     });
   }
 });

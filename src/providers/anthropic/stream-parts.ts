@@ -1,8 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
 import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, providerFailure } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
@@ -12,7 +13,7 @@ import { type AnthropicUsage, anthropicEventSchema } from './wire-schemas';
 function parseEvent(event: EventSourceMessage, context: CallContext) {
   let json: unknown;
   try {
-    json = JSON.parse(event.data);
+    json = parseJsonWithin(event.data);
   } catch {
     throw fail(context, { kind: 'invalid_response', message: 'Anthropic sent an event that is not JSON.' });
   }
@@ -116,7 +117,7 @@ export async function* anthropicStreamParts(
         };
         return;
       case 'error':
-        throw fail(context, classifyAnthropicError(undefined, json));
+        throw providerFailure(context, classifyAnthropicError(undefined, json));
       default:
         break; // `ping`, `content_block_stop` and future event types carry nothing Valve needs.
     }

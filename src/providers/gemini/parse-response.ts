@@ -1,8 +1,10 @@
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ContentBlock } from '../../model/message';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { scrubProviderCode } from '../shared/scrub-message';
 import { mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';
@@ -35,7 +37,7 @@ export function readGeminiBody(json: unknown, context: CallContext): GeminiRespo
   if (blocked) {
     throw fail(context, {
       kind: 'content_filter',
-      message: `Gemini blocked the prompt (${blocked}).`,
+      message: `Gemini blocked the prompt (${scrubProviderCode(blocked) ?? 'unrecognized reason'}).`,
       provider_code: blocked,
       dispatch: 'sent',
       emitted_deltas: false,
@@ -91,12 +93,12 @@ export function parseGeminiResponse(
     try {
       content = [
         ...blocks.filter((block) => block.type === 'reasoning'),
-        { type: 'json', value: JSON.parse(text) },
+        { type: 'json', value: parseJsonWithin(text) },
       ];
     } catch {
       throw fail(context, {
         kind: 'invalid_response',
-        message: `Gemini was asked for JSON and answered with text that does not parse (finish ${raw ?? 'unknown'}).`,
+        message: `Gemini was asked for JSON and answered with text that does not parse (finish ${scrubProviderCode(raw) ?? 'unknown'}).`,
         dispatch: 'sent',
         emitted_deltas: false,
       });

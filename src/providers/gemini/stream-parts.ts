@@ -1,7 +1,8 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, providerFailure } from '../shared/fail';
 import { mapGeminiFinishReason } from './map-finish-reason';
 import { classifyGeminiError } from './parse-error';
 import { mapGeminiUsage, partBlock, readGeminiBody } from './parse-response';
@@ -24,12 +25,12 @@ export async function* geminiStreamParts(
   for await (const event of events) {
     let json: unknown;
     try {
-      json = JSON.parse(event.data);
+      json = parseJsonWithin(event.data);
     } catch {
       throw fail(context, { kind: 'invalid_response', message: 'Gemini sent an event that is not JSON.' });
     }
     if (typeof json === 'object' && json !== null && 'error' in json) {
-      throw fail(context, classifyGeminiError(undefined, json));
+      throw providerFailure(context, classifyGeminiError(undefined, json));
     }
     const body = readGeminiBody(json, context);
     messageId = body.responseId ?? messageId;

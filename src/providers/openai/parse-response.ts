@@ -1,9 +1,11 @@
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ContentBlock } from '../../model/message';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, ModelWarning, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, unreadableAnswer } from '../shared/fail';
 import { jsonToolName, parseToolArguments } from '../shared/message-text';
+import { scrubProviderCode } from '../shared/scrub-message';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';
@@ -21,11 +23,11 @@ export function mapOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
 /** The text of a JSON-output answer as a `json` block; text that is not JSON is an invalid response. */
 export function jsonBlock(text: string, context: CallContext, finish: string | undefined): ContentBlock {
   try {
-    return { type: 'json', value: JSON.parse(text) };
+    return { type: 'json', value: parseJsonWithin(text) };
   } catch {
     throw fail(context, {
       kind: 'invalid_response',
-      message: `${context.provider} was asked for JSON and answered with text that does not parse (finish ${finish ?? 'unknown'}).`,
+      message: `${context.provider} was asked for JSON and answered with text that does not parse (finish ${scrubProviderCode(finish) ?? 'unknown'}).`,
       dispatch: 'sent',
       emitted_deltas: false,
     });
@@ -75,6 +77,8 @@ export function parseOpenAIResponse(
       continue;
     }
     const args = parseToolArguments(call.function.arguments);
+    if (!args.ok && args.tooDeep)
+      throw unreadableAnswer(context, 'tool-call arguments', mapOpenAIUsage(parsed.data.usage));
     content.push(
       args.ok
         ? { type: 'tool_call', id: call.id, name: call.function.name, args: args.args }

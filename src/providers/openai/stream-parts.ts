@@ -1,8 +1,9 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelWarning, StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, providerFailure } from '../shared/fail';
 import { jsonToolName } from '../shared/message-text';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { classifyOpenAIError } from './parse-error';
@@ -11,7 +12,7 @@ import { openaiChunkSchema } from './wire-schemas';
 
 function parseData(event: EventSourceMessage, context: CallContext): unknown {
   try {
-    return JSON.parse(event.data);
+    return parseJsonWithin(event.data);
   } catch {
     throw fail(context, {
       kind: 'invalid_response',
@@ -66,7 +67,7 @@ export async function* openaiStreamParts(
     }
     const json = parseData(event, context);
     if (typeof json === 'object' && json !== null && 'error' in json) {
-      throw fail(context, classifyOpenAIError(undefined, json));
+      throw providerFailure(context, classifyOpenAIError(undefined, json));
     }
     const chunk = openaiChunkSchema.safeParse(json);
     if (!chunk.success) {

@@ -1,5 +1,6 @@
 import type { ModelResponse } from '../../model/model-response';
 import { type CallContext, fail } from './fail';
+import { scrubProviderCode } from './scrub-message';
 
 /**
  * A provider that blocked or cut its own answer (finish `content_filter`) has not answered: the
@@ -8,7 +9,7 @@ import { type CallContext, fail } from './fail';
 export function contentFilterFailure(context: CallContext, raw: string | undefined, emitted: boolean) {
   return fail(context, {
     kind: 'content_filter',
-    message: `${context.provider} withheld the answer (${raw ?? 'content_filter'}).`,
+    message: `${context.provider} withheld the answer (${scrubProviderCode(raw) ?? 'content_filter'}).`,
     provider_code: raw,
     dispatch: emitted ? 'streaming' : 'sent',
     emitted_deltas: emitted,

@@ -2,7 +2,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import type { CallOptions, ModelAdapter } from '../../model/model-adapter';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, StreamPart } from '../../model/model-response';
-import type { CallContext } from './fail';
+import { type CallContext, withFields } from './fail';
 import { unlessFiltered } from './filtered';
 import { guardStream } from './guard-stream';
 import { readSse } from './read-sse';
@@ -41,10 +41,15 @@ export function httpAdapter(spec: HttpAdapterSpec): ModelAdapter {
     async generate(request, options) {
       const context = contextOf(options);
       const response = await spec.send(request, options, false, context);
-      return unlessFiltered(
-        spec.parse(await readJson(response, context, options), request, context),
-        context,
-      );
+      const body = await readJson(response, context, options);
+      let parsed: ModelResponse;
+      try {
+        parsed = spec.parse(body, request, context);
+      } catch (error) {
+        // The provider answered (and billed) with this status before Valve found it could not read it.
+        throw withFields(error, { status: response.status });
+      }
+      return unlessFiltered(parsed, context);
     },
     async *stream(request, options): AsyncIterable<StreamPart> {
       const context = contextOf(options);

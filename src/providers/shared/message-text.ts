@@ -1,3 +1,4 @@
+import { maxJsonDepth, parseJson } from '../../encoding/json-depth';
 import type { ContentBlock, Message } from '../../model/message';
 
 /** The text of a message's text and JSON blocks, in order; tool calls and reasoning are not text. */
@@ -25,18 +26,23 @@ export function toolCallsOf(message: Message) {
 /** The tool every adapter forces when JSON output is asked of a model without native structured output. */
 export const jsonToolName = 'json_output';
 
-/** Parses a tool call's arguments; anything but a JSON object is an invalid call, kept raw. */
+/**
+ * Parses a tool call's arguments, under the depth rule every JSON text Valve reads keeps to. Anything
+ * but a JSON object is an invalid call, kept raw; arguments nested too deep are not a call Valve can
+ * read at all (`tooDeep`): the adapter answers the whole response as `invalid_response`.
+ */
 export function parseToolArguments(
   raw: string,
-): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+): { ok: true; args: Record<string, unknown> } | { ok: false; error: string; tooDeep?: true } {
   if (raw.trim() === '') return { ok: true, args: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { ok: true, args: value as Record<string, unknown> };
-    }
-    return { ok: false, error: 'arguments are not a JSON object' };
-  } catch {
-    return { ok: false, error: 'arguments are not valid JSON' };
+  const parsed = parseJson(raw);
+  if (!parsed.ok)
+    return parsed.problem === 'too_deep'
+      ? { ok: false, error: `arguments nest deeper than ${maxJsonDepth} levels`, tooDeep: true }
+      : { ok: false, error: 'arguments are not valid JSON' };
+  const value = parsed.value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return { ok: true, args: value as Record<string, unknown> };
   }
+  return { ok: false, error: 'arguments are not a JSON object' };
 }

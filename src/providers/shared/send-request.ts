@@ -1,10 +1,11 @@
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelError } from '../../model/model-error';
 import type { ModelCallError } from '../model-error';
-import { type CallContext, fail, withFields } from './fail';
+import { type CallContext, fail, providerFailure, withFields } from './fail';
 import { maxErrorBodyBytes, maxJsonBodyBytes, readBounded, TooLargeError } from './read-limits';
 import { parseRetryAfterMs } from './retry-after';
-import { stringsOf } from './scrub-message';
+import { scrubRequestId } from './scrub-message';
 import { IdleTimeoutError, withinIdle } from './timeouts';
 
 /** An upstream answer with a non-2xx status, handed to the provider's classifier. */
@@ -31,10 +32,14 @@ export interface WireRequest {
 
 const requestIdHeaders = ['x-request-id', 'request-id', 'cf-ray', 'x-goog-request-id'];
 
-function requestIdOf(headers: Headers): string | undefined {
+/**
+ * The provider's request id: the first of its request-id headers whose value is one token of printable
+ * ASCII (`scrubRequestId`). A value that is not is never read further, logged or echoed.
+ */
+export function requestIdOf(headers: { get(name: string): string | null }): string | undefined {
   for (const name of requestIdHeaders) {
-    const value = headers.get(name);
-    if (value) return value;
+    const id = scrubRequestId(headers.get(name) ?? undefined);
+    if (id !== undefined) return id;
   }
   return undefined;
 }
@@ -87,7 +92,7 @@ async function readFailure(response: Response, options: CallOptions): Promise<Ht
   }
   let json: unknown;
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    json = text === '' ? undefined : parseJsonWithin(text);
   } catch {
     json = undefined;
   }
@@ -141,10 +146,10 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
   if (isRedirect(response)) throw redirectFailure(context, response);
   const failure = await readFailure(response, options);
   const classified = request.classify(failure);
-  // Providers echo what they were sent (a prompt too long, a bad field): none of it goes back out.
+  // Providers echo what they were sent (a prompt too long, a bad field): fail() keeps none of their text.
   const credentials = Object.entries(request.headers).filter(([name]) => /auth|key|token/i.test(name));
   const keys = [options.apiKey, ...credentials.map(([, value]) => value)].filter((k): k is string => !!k);
-  throw fail(
+  throw providerFailure(
     context,
     {
       ...classified,
@@ -154,7 +159,7 @@ export async function sendRequest(request: WireRequest): Promise<Response> {
       dispatch: 'sent',
       emitted_deltas: false,
     },
-    { keys, sent: stringsOf(request.body) },
+    { keys },
   );
 }
 
@@ -175,7 +180,7 @@ export async function readJson(
     throw withFields(transportFailure(context, error, options.signal, 'sent'), { status: response.status });
   }
   try {
-    return JSON.parse(text);
+    return parseJsonWithin(text);
   } catch {
     throw fail(context, {
       kind: 'invalid_response',

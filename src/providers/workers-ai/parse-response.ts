@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ContentBlock } from '../../model/message';
 import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import { parseOpenAIResponse } from '../openai/parse-response';
 import type { CallContext } from '../shared/fail';
-import { fail } from '../shared/fail';
+import { fail, unreadableAnswer } from '../shared/fail';
 import { parseToolArguments } from '../shared/message-text';
 
 // The text-generation output of `env.AI.run` (https://developers.cloudflare.com/workers-ai/models/,
@@ -27,10 +28,16 @@ export function mapWorkersAiUsage(usage: z.infer<typeof workersAiUsageSchema> | 
   return { input_tokens: usage?.prompt_tokens ?? 0, output_tokens: usage?.completion_tokens ?? 0 };
 }
 
-function toolBlock(call: { id?: string; name: string; arguments?: unknown }, index: number): ContentBlock {
+function toolBlock(
+  call: { id?: string; name: string; arguments?: unknown },
+  index: number,
+  context: CallContext,
+  usage: Usage,
+): ContentBlock {
   const id = call.id ?? `call_${index}`;
   if (typeof call.arguments === 'string') {
     const args = parseToolArguments(call.arguments);
+    if (!args.ok && args.tooDeep) throw unreadableAnswer(context, 'tool-call arguments', usage);
     return args.ok
       ? { type: 'tool_call', id, name: call.name, args: args.args }
       : { type: 'invalid_tool_call', id, name: call.name, raw_args: call.arguments, error: args.error };
@@ -73,7 +80,7 @@ export function parseWorkersAiOutput(
   if (request.output && answer !== undefined && answer !== null && answer !== '') {
     if (typeof answer === 'string') {
       try {
-        content.push({ type: 'json', value: JSON.parse(answer) });
+        content.push({ type: 'json', value: parseJsonWithin(answer) });
       } catch {
         throw fail(context, {
           kind: 'invalid_response',
@@ -84,13 +91,14 @@ export function parseWorkersAiOutput(
       }
     } else content.push({ type: 'json', value: answer });
   } else if (typeof answer === 'string' && answer !== '') content.push({ type: 'text', text: answer });
+  const usage = mapWorkersAiUsage(parsed.data.usage);
   (parsed.data.tool_calls ?? []).forEach((call, index) => {
-    content.push(toolBlock(call, index));
+    content.push(toolBlock(call, index, context, usage));
   });
   const calledTools = (parsed.data.tool_calls ?? []).length > 0;
   return {
     message: { role: 'assistant', content },
-    usage: mapWorkersAiUsage(parsed.data.usage),
+    usage,
     finish_reason: calledTools ? 'tool_calls' : 'other',
     model: context.model,
   };

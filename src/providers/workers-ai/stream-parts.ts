@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { z } from 'zod';
+import { parseJsonWithin } from '../../encoding/json-depth';
 import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
@@ -23,7 +24,7 @@ export async function* workersAiStreamParts(
     }
     let json: unknown;
     try {
-      json = JSON.parse(event.data);
+      json = parseJsonWithin(event.data);
     } catch {
       throw fail(context, {
         kind: 'invalid_response',

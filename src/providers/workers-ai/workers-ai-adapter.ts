@@ -1,7 +1,7 @@
 import type { CallOptions, ModelAdapter, WorkersAiBinding } from '../../model/model-adapter';
 import type { ModelRequest } from '../../model/model-request';
 import type { StreamPart } from '../../model/model-response';
-import { type CallContext, fail } from '../shared/fail';
+import { type CallContext, fail, providerFailure } from '../shared/fail';
 import { guardStream } from '../shared/guard-stream';
 import { readSse } from '../shared/read-sse';
 import { notSent, transportFailure } from '../shared/send-request';
@@ -29,7 +29,11 @@ async function run(request: ModelRequest, options: CallOptions, stream: boolean)
     if (options.signal.aborted || (error instanceof Error && error.name === 'IdleTimeoutError')) {
       throw transportFailure(context, error, options.signal, 'sent');
     }
-    throw fail(context, { ...classifyWorkersAiError(error), dispatch: 'sent', emitted_deltas: false });
+    throw providerFailure(context, {
+      ...classifyWorkersAiError(error),
+      dispatch: 'sent',
+      emitted_deltas: false,
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import type { ModelRequest } from '../../../src/model/model-request';
 import { anthropicAdapter } from '../../../src/providers/anthropic/anthropic-adapter';
 import { geminiAdapter } from '../../../src/providers/gemini/gemini-adapter';
 import { openaiAdapter } from '../../../src/providers/openai/openai-adapter';
-import { maxMessageChars, scrubProviderMessage } from '../../../src/providers/shared/scrub-message';
+import { providerErrorMessage, scrubProviderCode } from '../../../src/providers/shared/scrub-message';
 import { callOptions, fakeFetch, jsonResponse, rejection } from '../fake-fetch';
 
 const key = 'sk-proj-Xy12AbCdEfGhIjKlMnOpQrStUvWx';
@@ -38,39 +38,29 @@ function leaks(message: string): string[] {
   return found;
 }
 
-describe('scrubProviderMessage', () => {
-  it('redacts keys in the shapes providers echo them, keeping the words around them', () => {
+describe('providerErrorMessage', () => {
+  it('is the registry’s sentence for the kind, with the adapter, the status and the code', () => {
     expect(
-      scrubProviderMessage(`Incorrect API key provided: sk-proj-Xy12****UvWx. You can find yours…`),
-    ).toBe('Incorrect API key provided: [redacted]. You can find yours…');
-    expect(scrubProviderMessage('API key not valid: AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOp')).not.toContain('AIza');
-    expect(scrubProviderMessage('header Authorization: Bearer abc.def.ghi rejected')).not.toContain(
-      'abc.def',
-    );
-    expect(scrubProviderMessage('token=hunter2hunter2 expired')).toBe('token=[redacted] expired');
-    expect(scrubProviderMessage(`the key ${key.slice(3)} is revoked`, { keys: [key.slice(3)] })).toBe(
-      'the key [redacted] is revoked',
+      providerErrorMessage({
+        kind: 'invalid_request',
+        provider: 'openai',
+        status: 400,
+        code: 'invalid_request_error',
+      }),
+    ).toBe('The provider rejected the request as invalid (openai, HTTP 400, invalid_request_error).');
+    expect(providerErrorMessage({ kind: 'network', provider: 'gemini' })).toBe(
+      'The connection to the provider failed (gemini).',
     );
   });
+});
 
-  it('cuts Valve’s system policy, its canary and nonce, and any text the request sent', () => {
-    const echoed = `Invalid prompt: "${policy}\n${secretContent}" is not allowed`;
-    const scrubbed = scrubProviderMessage(echoed, { sent: `${policy}\n${secretContent}` });
-    expect(leaks(scrubbed)).toEqual([]);
-    expect(scrubbed.startsWith('Invalid prompt:')).toBe(true);
-    const echoedContent = `Your input "${secretContent}" was flagged`;
-    const withoutPolicy = scrubProviderMessage(echoedContent, { sent: secretContent });
-    expect(leaks(withoutPolicy)).toEqual([]);
-    expect(withoutPolicy).toContain('was flagged');
-  });
-
-  it('bounds the message, flattens control characters, and is idempotent', () => {
-    const long = `boom\n\u0000${'word '.repeat(5000)}`;
-    const once = scrubProviderMessage(long);
-    expect(once.length).toBeLessThanOrEqual(maxMessageChars);
-    expect(once.includes('\n') || once.includes('\u0000')).toBe(false);
-    expect(scrubProviderMessage(once)).toBe(once);
-    expect(scrubProviderMessage('')).toBe('The provider gave no usable message.');
+describe('scrubProviderCode', () => {
+  it('keeps a code-shaped code and drops anything else', () => {
+    expect(scrubProviderCode('invalid_request_error')).toBe('invalid_request_error');
+    expect(scrubProviderCode('RESOURCE_EXHAUSTED')).toBe('RESOURCE_EXHAUSTED');
+    expect(scrubProviderCode('summarize the record of jane roe')).toBeUndefined();
+    expect(scrubProviderCode('patient_jane_roe', ['x'])).toBe('patient_jane_roe');
+    expect(scrubProviderCode(key.replace(/-/g, '_').toLowerCase(), [key])).toBeUndefined();
   });
 });
 
@@ -92,12 +82,12 @@ describe('a provider error that echoes the key, Valve’s prompt and the request
       const error = await rejection(adapter.generate(request, callOptions(fetch, { apiKey: key })));
       expect(error.kind).toBe('invalid_request');
       expect(leaks(error.message)).toEqual([]);
-      expect(error.message.length).toBeLessThanOrEqual(maxMessageChars);
-      expect(error.message).toContain('Invalid request');
+      expect(leaks(JSON.stringify(error))).toEqual([]);
+      expect(error.message).toMatch(/^The provider rejected the request as invalid \(\w+, HTTP 400/);
     });
   }
 
-  it('as a plain-text body, is scrubbed the same way', async () => {
+  it('as a plain-text body, is summarized the same way', async () => {
     const { fetch } = fakeFetch(() => new Response(echo, { status: 500 }));
     const error = await rejection(openaiAdapter.generate(request, callOptions(fetch, { apiKey: key })));
     expect(error.kind).toBe('server');

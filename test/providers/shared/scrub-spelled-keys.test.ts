@@ -4,7 +4,6 @@ import type { ModelError } from '../../../src/model/model-error';
 import { anthropicAdapter } from '../../../src/providers/anthropic/anthropic-adapter';
 import { geminiAdapter } from '../../../src/providers/gemini/gemini-adapter';
 import { openaiAdapter } from '../../../src/providers/openai/openai-adapter';
-import { scrubProviderMessage } from '../../../src/providers/shared/scrub-message';
 import { keyFragmentsIn } from '../../helpers/key-fragments';
 import {
   callOptions,
@@ -65,47 +64,6 @@ describe('the yardstick, keyFragmentsIn', () => {
   });
 });
 
-describe('scrubProviderMessage with the call’s key', () => {
-  for (const [name, spelling] of Object.entries(spellings)) {
-    it(`leaves no fragment of a key echoed ${name}, and keeps the words around it`, () => {
-      const scrubbed = scrubProviderMessage(
-        `Incorrect API key provided: ${spelling}. Check your dashboard.`,
-        {
-          keys: [key],
-        },
-      );
-      expect(fragmentsIn(scrubbed)).toEqual([]);
-      expect(scrubbed).toContain('Incorrect API key provided');
-      expect(scrubbed).toContain('Check your dashboard.');
-    });
-  }
-});
-
-describe('scrubProviderMessage without knowing the key', () => {
-  // A key Valve does not hold (a provider echoing someone else's, or a proxy's own token) is caught by
-  // its shape alone: spelled out a character or two at a time, or a long run of letters and digits.
-  for (const name of [
-    'spaced',
-    'dotted',
-    'dashed',
-    'zero-width',
-    'spaced and swapped case',
-    'one per line',
-  ]) {
-    it(`removes a key-shaped run spelled ${name}`, () => {
-      const scrubbed = scrubProviderMessage(`Incorrect API key provided: ${spellings[name]}. Check it.`);
-      expect(fragmentsIn(scrubbed)).toEqual([]);
-      expect(scrubbed).toContain('Incorrect API key provided');
-    });
-  }
-
-  it('keeps ordinary prose, numbers and model names', () => {
-    const message =
-      'Rate limit reached for gpt-4o-mini in organization org on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 2.5s.';
-    expect(scrubProviderMessage(message)).toBe(message);
-  });
-});
-
 const cases: [string, ModelAdapter, (echo: string) => unknown, (echo: string) => string][] = [
   [
     'openai',
@@ -134,9 +92,12 @@ describe.each(cases)('%s: a provider error that echoes the key', (_name, adapter
   for (const [name, spelling] of Object.entries(spellings)) {
     it(`spelled ${name}, in the message, the code and the request id, reaches the caller without it`, async () => {
       // A header value holds no line break: there the key is spelled one per line with spaces instead.
+      // A header is ASCII on the wire (workerd warns at a non-ASCII one built in JS): the spellings in
+      // other alphabets are left out of it, and requestIdOf's own test covers such a value.
       const header = spelling.replace(/\n/g, ' ');
+      const ascii = /^[\x20-\x7e]*$/.test(header);
       const { fetch } = fakeFetch(() =>
-        jsonResponse(errorBody(spelling), 401, { 'x-request-id': header, 'request-id': header }),
+        jsonResponse(errorBody(spelling), 401, ascii ? { 'x-request-id': header, 'request-id': header } : {}),
       );
       const error = await rejection(adapter.generate(trustRequest, callOptions(fetch, { apiKey: key })));
       expect(error.status).toBe(401);
