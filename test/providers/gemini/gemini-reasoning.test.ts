@@ -13,12 +13,12 @@ const asked = (reasoning: ReasoningSetting) => ({
   settings: { max_tokens: 4000, reasoning },
 });
 
-const configOf = (reasoning: ReasoningSetting) =>
-  (
-    geminiAdapter.toWireBody?.(asked(reasoning), callOptions(fetch)) as {
-      generationConfig: Record<string, unknown>;
-    }
-  ).generationConfig;
+function configOf(reasoning: ReasoningSetting): Record<string, unknown> {
+  const body = geminiAdapter.toWireBody?.(asked(reasoning), callOptions(fetch)) as {
+    generationConfig: Record<string, unknown>;
+  };
+  return body.generationConfig;
+}
 
 describe('gemini adapter: reasoning', () => {
   it.each([1024, 2800, 0])(
