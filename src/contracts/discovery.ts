@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inputModalities } from './media-part';
-import { messageLevelSchema } from './reason-request';
+import { messageLevelSchema, reasoningEfforts } from './reason-request';
 
 // GET /v1/models: a discovery document (schema version, protocol version, schema
 // URL, providers with capabilities as support levels), plus what Valve's policy reads: prices,
@@ -14,6 +14,17 @@ const speedSchema = z.strictObject({
   outputTokensPerSec: z.number().min(0).optional(),
 });
 
+/** How a model that reasons is told how much to think (docs/policy.md#reasoning). */
+export const discoveryReasoningSchema = z.strictObject({
+  control: z.enum(['effort', 'level', 'budget', 'none']),
+  levels: z.array(z.enum(reasoningEfforts)).optional(),
+  minBudgetTokens: z.number().int().min(0).optional(),
+  maxBudgetTokens: z.number().int().min(0).optional(),
+  canDisable: z.boolean(),
+  defaultOn: z.boolean(),
+  billedAsOutput: z.literal(true),
+});
+
 export const discoveryModelSchema = z.strictObject({
   model: z.string(),
   capabilities: z.strictObject({
@@ -25,6 +36,8 @@ export const discoveryModelSchema = z.strictObject({
     inputModalities: z.array(z.enum(inputModalities)),
     outputModalities: z.array(z.enum(['text'])),
   }),
+  /** How a model that reasons is told how much to think; absent when its catalog entry does not say. */
+  reasoning: discoveryReasoningSchema.optional(),
   regions: z.array(z.string()),
   priceUsdPerMTok: z.strictObject({
     input: z.number().min(0),

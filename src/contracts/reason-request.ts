@@ -149,6 +149,23 @@ export const samplingSchema = z.strictObject({
 });
 export type Sampling = z.infer<typeof samplingSchema>;
 
+/** The effort levels a caller may ask for; each model takes those its catalog entry lists (docs/policy.md). */
+export const reasoningEfforts = ['minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof reasoningEfforts)[number];
+export const reasoningSummaries = ['auto', 'concise', 'detailed'] as const;
+
+/**
+ * How much the model should think before answering (seed 000 `Settings.reasoning`, seed 001
+ * `LucentReasoningConfig`). Thinking is billed as output and planned inside the request's one budget.
+ */
+export const reasoningSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  effort: z.enum(reasoningEfforts).optional(),
+  budgetTokens: z.number().int().min(0).max(1_000_000).optional(),
+  summary: z.enum(reasoningSummaries).optional(),
+});
+export type Reasoning = z.infer<typeof reasoningSchema>;
+
 export const outputSpecSchema = z.strictObject({
   format: z.enum(['text', 'json']),
   schema: jsonObjectSchema.optional(),
@@ -203,6 +220,7 @@ export const reasonRequestSchema = z
     toolChoice: toolChoiceSchema.optional(),
     parallelToolCalls: z.boolean().optional(),
     sampling: samplingSchema.optional(),
+    reasoning: reasoningSchema.optional(),
     output: outputSpecSchema.optional(),
     modelPolicy: modelPolicySchema.optional(),
     rendering: renderingSchema.optional(),
@@ -221,6 +239,17 @@ export const reasonRequestSchema = z
     }
     if (choice === 'required' && tools.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['toolChoice'], message: '`required` needs at least one tool' });
+    }
+    const reasoning = request.reasoning;
+    if (
+      reasoning?.enabled === false &&
+      (reasoning.effort !== undefined || reasoning.budgetTokens !== undefined)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reasoning', 'enabled'],
+        message: '`false` turns thinking off: leave out effort and budgetTokens',
+      });
     }
     const parts = placedMediaParts(request);
     if (parts.length > mediaLimits.partsPerRequest) {

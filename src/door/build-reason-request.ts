@@ -4,6 +4,7 @@ import type {
   ConversationTurn,
   ModelPolicy,
   OutputSpec,
+  Reasoning,
   ReasonRequest,
   Sampling,
   ToolChoice,
@@ -33,6 +34,7 @@ export interface DoorInput {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
   sampling: Sampling;
+  reasoning?: Reasoning;
   output?: OutputSpec;
   maxOutputTokens?: number;
   valve?: ValveOptions;
@@ -79,6 +81,22 @@ function sampling(values: Sampling): Sampling | undefined {
   return present.length > 0 ? (Object.fromEntries(present) as Sampling) : undefined;
 }
 
+/**
+ * OpenAI's reasoning effort as Valve's `reasoning`: `none` turns thinking off, `xhigh` and `max` are
+ * asked as `high` (the most every provider takes), and a summary is passed on. Null means unset.
+ */
+export function reasoningOfEffort(
+  effort: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null | undefined,
+  summary?: Reasoning['summary'] | null,
+): Reasoning | undefined {
+  const reasoning: Reasoning = {};
+  if (effort === 'none') reasoning.enabled = false;
+  else if (effort === 'xhigh' || effort === 'max') reasoning.effort = 'high';
+  else if (effort !== null && effort !== undefined) reasoning.effort = effort;
+  if (summary !== null && summary !== undefined && effort !== 'none') reasoning.summary = summary;
+  return Object.keys(reasoning).length > 0 ? reasoning : undefined;
+}
+
 /** The derived Reason request. Members that would be empty are left out, so absent means absent. */
 export function buildReasonRequest(input: DoorInput): ReasonRequest {
   const valve = input.valve ?? {};
@@ -111,5 +129,6 @@ export function buildReasonRequest(input: DoorInput): ReasonRequest {
   if (input.parallelToolCalls !== undefined) request.parallelToolCalls = input.parallelToolCalls;
   const settings = sampling(input.sampling);
   if (settings) request.sampling = settings;
+  if (input.reasoning && Object.keys(input.reasoning).length > 0) request.reasoning = input.reasoning;
   return request;
 }

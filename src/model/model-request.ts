@@ -22,6 +22,20 @@ export interface OutputSpec {
   strategy?: 'native' | 'tool';
 }
 
+/**
+ * How much the model thinks (seed 000 `Settings.reasoning`). The pipeline resolves it per attempt from
+ * the model's catalog entry, so an adapter receives at most one control: `effort` for a model that
+ * takes an effort level (OpenAI `reasoning_effort`, Anthropic `output_config.effort`, Gemini 3
+ * `thinkingLevel`), `budget_tokens` for one that takes a token budget (Anthropic `thinking`, Gemini 2.5
+ * `thinkingBudget`), already bounded by the attempt's `max_tokens`. `enabled: false` turns thinking off.
+ */
+export interface ReasoningSetting {
+  enabled?: boolean;
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  budget_tokens?: number;
+  summary?: 'auto' | 'concise' | 'detailed';
+}
+
 export interface Settings {
   max_tokens?: number;
   temperature?: number;
@@ -29,6 +43,7 @@ export interface Settings {
   stop?: string[];
   seed?: number;
   parallel_tool_calls?: boolean;
+  reasoning?: ReasoningSetting;
 }
 
 export interface ModelRequest {

@@ -1,5 +1,10 @@
 import type { Capability, ConversationTurn, ToolChoice } from '../contracts/reason-request';
-import { buildReasonRequest, type InstructionPart, policyOfModel } from '../door/build-reason-request';
+import {
+  buildReasonRequest,
+  type InstructionPart,
+  policyOfModel,
+  reasoningOfEffort,
+} from '../door/build-reason-request';
 import { invalidParam, type ParamPath } from '../door/invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
@@ -213,6 +218,7 @@ export function chatToReason(request: ChatRequest): DoorRequest {
       stop: typeof request.stop === 'string' ? [request.stop] : (request.stop ?? undefined),
       seed: request.seed ?? undefined,
     },
+    reasoning: reasoningOfEffort(request.reasoning_effort),
     output:
       format?.type === 'json_schema'
         ? { format: 'json', schema: format.json_schema.schema ?? { type: 'object' } }

@@ -60,20 +60,13 @@ function responsesDetails(input: ResponsesRequest['input']): IgnoredKnob[] {
 
 /** The Chat Completions knobs a body set that Valve does not apply. */
 export function ignoredChatKnobs(body: ChatRequest): IgnoredKnob[] {
-  return [
-    ...chatDetails(body.messages),
-    ...set('reasoning_effort', body.reasoning_effort),
-    ...set('verbosity', body.verbosity),
-    ...tierKnob(body.service_tier),
-  ];
+  return [...chatDetails(body.messages), ...set('verbosity', body.verbosity), ...tierKnob(body.service_tier)];
 }
 
 /** The Responses API knobs a body set that Valve does not apply. */
 export function ignoredResponsesKnobs(body: ResponsesRequest): IgnoredKnob[] {
   return [
     ...responsesDetails(body.input),
-    ...set('reasoning.effort', body.reasoning?.effort),
-    ...set('reasoning.summary', body.reasoning?.summary ?? body.reasoning?.generate_summary),
     ...set('reasoning.context', body.reasoning?.context),
     ...set('reasoning.mode', body.reasoning?.mode),
     ...set('text.verbosity', body.text?.verbosity),

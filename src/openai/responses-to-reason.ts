@@ -1,5 +1,5 @@
 import type { Capability, ConversationTurn } from '../contracts/reason-request';
-import { buildReasonRequest, type InstructionPart } from '../door/build-reason-request';
+import { buildReasonRequest, type InstructionPart, reasoningOfEffort } from '../door/build-reason-request';
 import { invalidParam, type ParamPath } from '../door/invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
@@ -167,6 +167,10 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
     toolChoice: typeof choice === 'object' ? { name: choice.name } : choice,
     parallelToolCalls: request.parallel_tool_calls ?? undefined,
     sampling: { temperature: request.temperature ?? undefined, topP: request.top_p ?? undefined },
+    reasoning: reasoningOfEffort(
+      request.reasoning?.effort,
+      request.reasoning?.summary ?? request.reasoning?.generate_summary,
+    ),
     output:
       format?.type === 'json_schema'
         ? { format: 'json', schema: format.schema }

@@ -1,5 +1,7 @@
+import type { ReasoningSetting } from '../model/model-request';
 import type { CatalogModel } from './catalog';
 import type { ExclusionReason, Left, Needs, Speed } from './plan-types';
+import { resolveReasoning } from './resolve-reasoning';
 
 /** Below this many output tokens an answer is not worth starting; the model is excluded as `cost`. */
 export const minUsefulOutputTokens = 16;
@@ -13,6 +15,8 @@ export type AttemptLimits =
       worstCaseUsd: number;
       estCostUsd: number;
       estLatencyMs: number;
+      /** What the attempt tells the model about thinking, bounded by `maxTokens`; absent for nothing. */
+      reasoning?: ReasoningSetting;
     }
   | { ok: false; reason: Extract<ExclusionReason, 'cost' | 'latency'>; detail: string };
 
@@ -58,7 +62,11 @@ export function attemptLimits(entry: CatalogModel, needs: Needs, left: Left, spe
       detail: `input alone costs about ${usd(inputUsd)} and ${usd(left.costUsd)} is left: room for ${Math.max(0, maxTokens)} output tokens, under the useful floor of ${floor}`,
     };
   }
-  const wanted = Math.min(needs.maxOutputTokens ?? defaultWantedOutputTokens, maxTokens);
+  const reasoning = resolveReasoning(entry, needs.reasoning, maxTokens);
+  if (!reasoning.ok) return { ok: false, reason: 'cost', detail: reasoning.detail };
+  // Thinking the caller asked for is output too: expected on top of the answer, in money and in time.
+  const thinking = needs.reasoning === undefined ? 0 : reasoning.thinkingTokens;
+  const wanted = Math.min((needs.maxOutputTokens ?? defaultWantedOutputTokens) + thinking, maxTokens);
   const generationMs = (wanted / speed.outputTokensPerSec) * 1000;
   if (speed.ttftMsP90 + generationMs > left.timeMs) {
     return {
@@ -73,5 +81,6 @@ export function attemptLimits(entry: CatalogModel, needs: Needs, left: Left, spe
     worstCaseUsd: inputUsd + maxTokens * outputUsdPerToken,
     estCostUsd: inputUsd + wanted * outputUsdPerToken,
     estLatencyMs: speed.ttftMsP50 + generationMs,
+    ...(reasoning.setting && { reasoning: reasoning.setting }),
   };
 }

@@ -82,6 +82,7 @@ export function buildDiscovery(input: {
             return {
               model: entry.model,
               capabilities: capabilitiesOf(entry, provider.kind),
+              ...(entry.reasoning && { reasoning: entry.reasoning }),
               regions: entry.regions,
               priceUsdPerMTok: entry.priceUsdPerMTok,
               contextTokens: entry.contextTokens,

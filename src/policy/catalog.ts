@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { inputModalities } from '../contracts/media-part';
-import { messageLevelSchema, promptLayouts, promptModes } from '../contracts/reason-request';
+import {
+  messageLevelSchema,
+  promptLayouts,
+  promptModes,
+  reasoningEfforts,
+} from '../contracts/reason-request';
 import { modelErrorKinds } from '../model/model-error';
 import { providerKinds } from '../model/provider-kind';
 import {
@@ -77,6 +82,31 @@ export const simulateSchema = z.strictObject({
 });
 export type Simulate = z.infer<typeof simulateSchema>;
 
+/**
+ * How a model that reasons is told how much to think (docs/policy.md#reasoning): `effort`, a level
+ * (OpenAI `reasoning_effort`, Anthropic `output_config.effort`); `level`, Gemini 3's `thinkingLevel`;
+ * `budget`, a token budget (Anthropic `thinking.budget_tokens`, Gemini 2.5 `thinkingBudget`); `none`,
+ * it reasons but takes no control.
+ */
+export const reasoningControls = ['effort', 'level', 'budget', 'none'] as const;
+export type ReasoningControl = (typeof reasoningControls)[number];
+
+export const catalogReasoningSchema = z.strictObject({
+  control: z.enum(reasoningControls),
+  /** The effort levels an `effort` or `level` model takes; all four when absent. */
+  levels: z.array(z.enum(reasoningEfforts)).min(1).optional(),
+  /** The least and most thinking budget a `budget` model takes (Anthropic: at least 1,024). */
+  minBudgetTokens: z.number().int().min(0).optional(),
+  maxBudgetTokens: z.number().int().positive().optional(),
+  /** Whether thinking can be turned off (`reasoning.enabled: false`). */
+  canDisable: z.boolean(),
+  /** Whether the model thinks when not told to. */
+  defaultOn: z.boolean(),
+  /** Thinking is billed at the output price and counted in the output tokens; Valve plans it so. */
+  billedAsOutput: z.literal(true),
+});
+export type CatalogReasoning = z.infer<typeof catalogReasoningSchema>;
+
 export const catalogModelSchema = z.strictObject({
   provider: z.string().min(1),
   model: z.string().min(1),
@@ -101,6 +131,8 @@ export const catalogModelSchema = z.strictObject({
     reasoning: z.boolean(),
     base64Data: z.boolean(),
   }),
+  /** How the model reasons, when `capabilities.reasoning` is true; without it, it takes no control. */
+  reasoning: catalogReasoningSchema.optional(),
   /**
    * What the model reads besides text: `image`, `audio`, `pdf`. A request carrying media is planned
    * only onto models that read every modality it carries. Default `["text"]`.
@@ -149,6 +181,13 @@ export const catalogSchema = z
         ctx.addIssue({ code: 'custom', path: ['models', index, 'model'], message: 'duplicate model' });
       }
       models.add(key);
+      if (model.reasoning && !model.capabilities.reasoning) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', index, 'reasoning'],
+          message: 'describes reasoning for a model whose capabilities.reasoning is false',
+        });
+      }
     });
   });
 export type Catalog = z.infer<typeof catalogSchema>;

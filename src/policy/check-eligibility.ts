@@ -5,6 +5,7 @@ import type { ProviderKind } from '../model/provider-kind';
 import { knownInputTokens, minUsefulOutputTokens } from './attempt-limits';
 import type { CatalogModel } from './catalog';
 import type { CircuitState, Exclusion, ExclusionReason, MediaNeeds, Needs } from './plan-types';
+import { reasoningProblem } from './resolve-reasoning';
 
 export interface EligibilityInput {
   policy: ModelPolicy;
@@ -55,6 +56,8 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
   }
   if (needs.json && entry.capabilities.json === 'none')
     return no('capability', 'does not support JSON output');
+  const reasoning = reasoningProblem(entry, needs.reasoning);
+  if (reasoning !== undefined) return no('capability', reasoning);
   const media = needs.media && mediaProblem(entry, needs.media, input.kind);
   if (media !== undefined) return no('modality_unsupported', media);
   if (knownInputTokens(needs) + minUsefulOutputTokens > entry.contextTokens) {

@@ -2,6 +2,7 @@ import type { MediaModality } from '../contracts/media-part';
 import type { PrivacyLevel } from '../contracts/reason-request';
 import type { MediaPricing } from '../media/pricing-basis';
 import type { SourceKind } from '../model/media-sources';
+import type { ReasoningSetting } from '../model/model-request';
 import type { CatalogModel, CatalogProvider } from './catalog';
 
 // The shapes the planner works with. Pure data: no I/O, no Hono.
@@ -48,6 +49,8 @@ export interface Needs {
   maxOutputTokens?: number;
   /** What the request's media need of a model; absent when it carries none. */
   media?: MediaNeeds;
+  /** The caller's `reasoning`, in the model interface's names; absent when it says nothing. */
+  reasoning?: ReasoningSetting;
 }
 
 /** Each modality the request's media carry, and each way a part is sourced. */

@@ -50,11 +50,19 @@ export function forModel(request: ModelRequest, entry: CatalogModel): ModelReque
   };
 }
 
-/** The model request one attempt sends: the model's JSON strategy and the attempt's `max_tokens`. */
+/**
+ * The model request one attempt sends: the model's JSON strategy, the attempt's `max_tokens`, and its
+ * thinking as resolved for its model (the caller's ask replaced by what this model is told).
+ */
 export function attemptRequest(request: ModelRequest, input: AttemptInput): ModelRequest {
+  const { reasoning: _ask, ...settings } = request.settings ?? {};
   return {
     ...forModel(request, input.attempt.entry),
-    settings: { ...request.settings, max_tokens: input.maxTokens },
+    settings: {
+      ...settings,
+      max_tokens: input.maxTokens,
+      ...(input.reasoning && { reasoning: input.reasoning }),
+    },
   };
 }
 

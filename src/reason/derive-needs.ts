@@ -8,6 +8,7 @@ import {
 import type { MeasuredMedia } from '../media/measure-media';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { Message } from '../model/message';
+import type { ReasoningSetting } from '../model/model-request';
 import type { MediaNeeds, MediaSourceNeed, Needs } from '../policy/plan-types';
 
 /** Chat formats wrap each message in role markers; a generous allowance per message. */
@@ -48,6 +49,7 @@ export function deriveNeeds(
     inputTokens,
     unboundedTokens: sumOf(media.priced.filter((p) => p.basis === 'limit').map((p) => p.tokens)),
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
+    ...(request.reasoning && { reasoning: reasoningOf(request) }),
     ...mediaNeedsOf(request, media),
   };
 }
@@ -67,6 +69,18 @@ function mediaNeedsOf(request: ReasonRequest, measured: MeasuredMedia): { media?
   }
   const modalities = [...new Set([...sources.values()].map((s) => s.modality))].sort();
   return { media: { modalities, sources: [...sources.values()], priced: measured.priced } };
+}
+
+/** The caller's `reasoning` in the model interface's names; each attempt resolves it for its model. */
+export function reasoningOf(request: ReasonRequest): ReasoningSetting | undefined {
+  const reasoning = request.reasoning;
+  if (reasoning === undefined) return undefined;
+  const setting: ReasoningSetting = {};
+  if (reasoning.enabled !== undefined) setting.enabled = reasoning.enabled;
+  if (reasoning.effort !== undefined) setting.effort = reasoning.effort;
+  if (reasoning.budgetTokens !== undefined) setting.budget_tokens = reasoning.budgetTokens;
+  if (reasoning.summary !== undefined) setting.summary = reasoning.summary;
+  return setting;
 }
 
 function sumOf(values: number[]): number {

@@ -22,7 +22,7 @@ import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
 import { checkMediaPolicy } from './check-media-policy';
 import { decisionOf } from './decision-of';
-import { deriveNeeds } from './derive-needs';
+import { deriveNeeds, reasoningOf } from './derive-needs';
 import { keepModelsThatRead } from './keep-models-that-read';
 
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
@@ -234,6 +234,7 @@ function settingsOf(request: ReasonRequest): ModelRequest['settings'] {
     stop: sampling.stop,
     seed: sampling.seed,
     parallel_tool_calls: request.parallelToolCalls,
+    reasoning: reasoningOf(request),
   };
   const given = Object.entries(settings).filter(([, value]) => value !== undefined);
   return given.length === 0 ? undefined : Object.fromEntries(given);

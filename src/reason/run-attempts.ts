@@ -2,6 +2,7 @@ import type { DecisionAttempt, ReasonUsage } from '../contracts/reason-response'
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { ModelError } from '../model/model-error';
+import type { ReasoningSetting } from '../model/model-request';
 import type { ModelWarning, Usage } from '../model/model-response';
 import { attemptLimits } from '../policy/attempt-limits';
 import { type Budget, budgetLeft } from '../policy/budget';
@@ -20,6 +21,8 @@ import { reasonUsageOf } from './reason-usage-of';
 export interface AttemptInput {
   attempt: PlannedAttempt;
   maxTokens: number;
+  /** What this attempt tells its model about thinking, bounded by `maxTokens` (policy/resolve-reasoning). */
+  reasoning?: ReasoningSetting;
   signal: AbortSignal;
   retry: number;
   /** Time left before the request's deadline when the attempt starts (`Infinity` without one). */
@@ -193,6 +196,7 @@ export async function runAttempts<T>(
       const input: AttemptInput = {
         attempt,
         maxTokens: limits.maxTokens,
+        reasoning: limits.reasoning,
         signal,
         retry,
         timeLeftMs: left.timeMs,

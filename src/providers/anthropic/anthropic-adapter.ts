@@ -1,8 +1,9 @@
+import type { ModelRequest, Settings } from '../../model/model-request';
 import { httpAdapter } from '../shared/http-adapter';
 import { hasFileSource } from '../shared/media';
 import { notSent, sendRequest } from '../shared/send-request';
 import { withSupportedSettings } from '../shared/supported-settings';
-import { toAnthropicBody } from './convert-request';
+import { forcesToolCall, toAnthropicBody } from './convert-request';
 import { classifyAnthropicFailure } from './parse-error';
 import { parseAnthropicResponse } from './parse-response';
 import { anthropicStreamParts } from './stream-parts';
@@ -42,12 +43,24 @@ export const anthropicAdapter = withSupportedSettings(
     toWireBody: (request, options) => toAnthropicBody(request, options, false),
   }),
   {
-    // Anthropic takes temperature in 0–1 only, not both temperature and top_p on current models, and no seed.
-    temperature: (settings) => (settings.temperature ?? 0) <= 1,
+    // Anthropic takes temperature in 0–1 only, not both temperature and top_p on current models, and no seed;
+    // with extended thinking, neither temperature nor top_p.
+    temperature: (settings, _options, request) =>
+      (settings.temperature ?? 0) <= 1 && !thinks(settings, request),
     // top_p is dropped beside a temperature Anthropic takes, kept when that temperature is dropped.
-    top_p: (settings) => settings.temperature === undefined || settings.temperature > 1,
+    top_p: (settings, _options, request) =>
+      (settings.temperature === undefined || settings.temperature > 1) && !thinks(settings, request),
     stop: true,
     seed: false,
     parallel_tool_calls: true,
+    // Extended thinking is refused beside a forced tool call (JSON output is one here): the answer
+    // keeps its meaning without thinking, so thinking is what gives way.
+    reasoning: (settings, _options, request) =>
+      settings.reasoning?.budget_tokens === undefined || !forcesToolCall(request),
   },
 );
+
+/** The call sends extended thinking: a budget, and no forced tool call to refuse it. */
+function thinks(settings: Settings, request: ModelRequest): boolean {
+  return settings.reasoning?.budget_tokens !== undefined && !forcesToolCall(request);
+}

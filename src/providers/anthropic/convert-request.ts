@@ -1,6 +1,6 @@
 import type { MediaBlock, MediaSource, Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
-import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
 import { checkMediaPlacement, mediaSegments } from '../shared/media';
 import { jsonToolName, messageText, systemText, toolCallsOf } from '../shared/message-text';
@@ -104,6 +104,7 @@ export function toAnthropicBody(
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.top_p !== undefined) body.top_p = settings.top_p;
   if (settings.stop && settings.stop.length > 0) body.stop_sequences = settings.stop;
+  Object.assign(body, anthropicThinkingOf(settings.reasoning));
   const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => ({
     name: tool.name,
     ...(tool.description !== undefined && { description: tool.description }),
@@ -127,4 +128,29 @@ export function toAnthropicBody(
   }
   if (stream) body.stream = true;
   return body;
+}
+
+/**
+ * Anthropic's thinking controls: a token budget is extended thinking, `thinking: { type: "enabled",
+ * budget_tokens }` (at least 1,024 and under `max_tokens`, which the pipeline guarantees); an effort
+ * level is `output_config.effort`, taken by the models that have it; off is `thinking: { type:
+ * "disabled" }`. Both budget and effort count against `max_tokens`: thinking is billed as output.
+ */
+export function anthropicThinkingOf(reasoning: ReasoningSetting | undefined): Record<string, unknown> {
+  if (reasoning === undefined) return {};
+  if (reasoning.enabled === false) return { thinking: { type: 'disabled' } };
+  if (reasoning.budget_tokens !== undefined) {
+    return { thinking: { type: 'enabled', budget_tokens: reasoning.budget_tokens } };
+  }
+  if (reasoning.effort !== undefined) return { output_config: { effort: reasoning.effort } };
+  return {};
+}
+
+/**
+ * Whether the body forces a tool call (JSON output, `required` or a named tool): Anthropic refuses
+ * extended thinking beside a forced tool choice.
+ */
+export function forcesToolCall(request: ModelRequest): boolean {
+  const choice = request.tool_choice;
+  return request.output !== undefined || choice === 'required' || typeof choice === 'object';
 }

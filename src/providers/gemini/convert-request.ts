@@ -1,5 +1,5 @@
 import type { MediaBlock, Message } from '../../model/message';
-import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
 import { checkMediaPlacement, mediaSegments } from '../shared/media';
 import { messageText, systemText, toolCallsOf } from '../shared/message-text';
@@ -97,6 +97,8 @@ export function toGeminiBody(request: ModelRequest, model: string): Record<strin
   if (settings.top_p !== undefined) generationConfig.topP = settings.top_p;
   if (settings.stop && settings.stop.length > 0) generationConfig.stopSequences = settings.stop;
   if (settings.seed !== undefined) generationConfig.seed = settings.seed;
+  const thinkingConfig = geminiThinkingOf(settings.reasoning);
+  if (thinkingConfig !== undefined) generationConfig.thinkingConfig = thinkingConfig;
   if (request.output) {
     generationConfig.responseMimeType = 'application/json';
     generationConfig.responseSchema = toResponseSchema(request.output.schema);
@@ -119,4 +121,22 @@ export function toGeminiBody(request: ModelRequest, model: string): Record<strin
   }
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
   return body;
+}
+
+/**
+ * Gemini's `generationConfig.thinkingConfig`: `thinkingBudget` for the 2.5 models (0 turns thinking
+ * off where the model allows it), `thinkingLevel` for Gemini 3 (never both: Gemini refuses that), and
+ * `includeThoughts` when a summary of the thinking is asked for. Thoughts count against
+ * `maxOutputTokens` and are billed as output.
+ */
+export function geminiThinkingOf(
+  reasoning: ReasoningSetting | undefined,
+): Record<string, unknown> | undefined {
+  if (reasoning === undefined) return undefined;
+  const config: Record<string, unknown> = {};
+  if (reasoning.enabled === false) config.thinkingBudget = 0;
+  else if (reasoning.budget_tokens !== undefined) config.thinkingBudget = reasoning.budget_tokens;
+  else if (reasoning.effort !== undefined) config.thinkingLevel = reasoning.effort;
+  if (reasoning.summary !== undefined && reasoning.enabled !== false) config.includeThoughts = true;
+  return Object.keys(config).length > 0 ? config : undefined;
 }

@@ -36,5 +36,6 @@ export const geminiAdapter = withSupportedSettings(
     stop: true,
     seed: true,
     parallel_tool_calls: false,
+    reasoning: true,
   },
 );

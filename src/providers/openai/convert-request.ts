@@ -1,6 +1,6 @@
 import type { MediaBlock, Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
-import type { ModelRequest, ToolChoice } from '../../model/model-request';
+import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
 import {
   type ContentSegment,
@@ -111,6 +111,8 @@ export function toOpenAIBody(
   if (settings.top_p !== undefined) body.top_p = settings.top_p;
   if (settings.stop && settings.stop.length > 0) body.stop = settings.stop;
   if (settings.seed !== undefined) body.seed = settings.seed;
+  const effort = reasoningEffortOf(settings.reasoning);
+  if (effort !== undefined) body.reasoning_effort = effort;
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function',
@@ -149,4 +151,14 @@ export function toOpenAIBody(
     body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/**
+ * Chat Completions' `reasoning_effort` (`minimal`, `low`, `medium`, `high`; `none` turns thinking off on
+ * the models that allow it). Chat Completions takes no token budget and no summary.
+ */
+function reasoningEffortOf(reasoning: ReasoningSetting | undefined): string | undefined {
+  if (reasoning === undefined) return undefined;
+  if (reasoning.enabled === false) return 'none';
+  return reasoning.effort;
 }

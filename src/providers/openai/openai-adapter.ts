@@ -54,5 +54,6 @@ export const openaiAdapter = withSupportedSettings(
     stop: true,
     seed: true,
     parallel_tool_calls: true,
+    reasoning: true,
   },
 );

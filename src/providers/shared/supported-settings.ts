@@ -3,15 +3,16 @@ import type { ModelRequest, Settings } from '../../model/model-request';
 import type { ModelWarning, StreamPart } from '../../model/model-response';
 
 /** The generation settings a provider may lack; `max_tokens` every adapter sends its own way. */
-export type OptionalSetting = 'temperature' | 'top_p' | 'stop' | 'seed' | 'parallel_tool_calls';
+export type OptionalSetting = 'temperature' | 'top_p' | 'stop' | 'seed' | 'parallel_tool_calls' | 'reasoning';
 
 /**
- * Whether a provider takes a setting: always, never, or only for some values or models (given all
- * settings and the call's options, which name the model and say whether its catalog entry reasons).
+ * Whether a provider takes a setting: always, never, or only for some values, models or requests (given
+ * all settings, the call's options, which name the model and say whether its catalog entry reasons, and
+ * the request).
  */
 export type SettingSupport = Record<
   OptionalSetting,
-  boolean | ((settings: Settings, options: CallOptions) => boolean)
+  boolean | ((settings: Settings, options: CallOptions, request: ModelRequest) => boolean)
 >;
 
 /** The Reason request's names, so a warning tells the caller which of its fields was not sent. */
@@ -21,6 +22,7 @@ const requestNames: Record<OptionalSetting, string> = {
   stop: 'sampling.stop',
   seed: 'sampling.seed',
   parallel_tool_calls: 'parallelToolCalls',
+  reasoning: 'reasoning',
 };
 
 /**
@@ -41,7 +43,7 @@ export function dropUnsupported(
   for (const name of Object.keys(requestNames) as OptionalSetting[]) {
     if (settings[name] === undefined) continue;
     const rule = support[name];
-    if (typeof rule === 'function' ? rule(settings, options) : rule) continue;
+    if (typeof rule === 'function' ? rule(settings, options, request) : rule) continue;
     delete kept[name];
     warnings.push({
       code: 'model.setting_dropped',

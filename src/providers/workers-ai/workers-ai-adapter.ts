@@ -69,5 +69,7 @@ export const workersAiAdapter: ModelAdapter = withSupportedSettings(
     stop: false,
     seed: (settings) => (settings.seed ?? 1) >= 1,
     parallel_tool_calls: false,
+    // Valve sends Workers AI no thinking control: none of its catalog models takes one.
+    reasoning: false,
   },
 );
