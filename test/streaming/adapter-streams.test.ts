@@ -9,7 +9,7 @@ import {
 } from '../fixtures/streams/scenarios';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
-import { deltaText, readStream, type StreamEventLike, terminalOf } from '../helpers/read-stream';
+import { deltaText, readStream, refusalText, type StreamEventLike, terminalOf } from '../helpers/read-stream';
 import { callWithCatalog } from '../helpers/with-catalog';
 
 // Every HTTP adapter's fixture streams through the whole route (SSE and NDJSON), checked by the
@@ -126,7 +126,12 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
         expect(terminal.type).toBe('response.completed');
         const streamed = terminal.response as Record<string, unknown>;
         expect(comparable(streamed)).toEqual(comparable(answer));
-        expect(deltaText(events)).toBe((streamed.output as { text: string }).text);
+        const output = streamed.output as { format: string; text?: string; refusal?: string };
+        if (output.format === 'refusal') {
+          // The refusal streams as its own deltas, never as answer text.
+          expect(deltaText(events)).toBe('');
+          expect(refusalText(events)).toBe(output.refusal);
+        } else expect(deltaText(events)).toBe(output.text);
         // The tool calls the caller saw complete are exactly the response's tool calls.
         const completed = events.filter((e) => e.type === 'response.tool_call.completed');
         expect(completed.map((e) => [e.call_id, JSON.parse(String(e.arguments))])).toEqual(
@@ -151,11 +156,13 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
           expect((streamed.decision as { invalidToolCalls: unknown[] }).invalidToolCalls).toHaveLength(1);
         }
         if (name === 'reasoning') expect(JSON.stringify(events)).not.toContain('The user asks');
-        if (name === 'refusal')
-          expect(streamed.warnings).toContainEqual({
-            code: 'model.refusal',
-            message: 'I can’t help with that.',
-          });
+        if (name === 'refusal') {
+          expect(streamed.output).toEqual({ format: 'refusal', refusal: 'I can’t help with that.' });
+          expect(streamed.finishReason).toBe('content_filter');
+          const types = strip(events);
+          expect(types.indexOf('response.refusal.delta')).toBeGreaterThan(types.indexOf('response.created'));
+          expect(types.at(-1)).toBe('response.completed');
+        }
       });
     }
   }

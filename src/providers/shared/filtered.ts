@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../../model/model-response';
+import { type ModelResponse, refusalOf } from '../../model/model-response';
 import { type CallContext, fail } from './fail';
 
 /**
@@ -15,8 +15,9 @@ export function contentFilterFailure(context: CallContext, raw: string | undefin
   });
 }
 
+/** A filtered answer is a failure unless the model said it refuses: a refusal is an answer. */
 export function unlessFiltered(response: ModelResponse, context: CallContext): ModelResponse {
-  if (response.finish_reason === 'content_filter') {
+  if (response.finish_reason === 'content_filter' && refusalOf(response) === undefined) {
     throw contentFilterFailure(context, response.raw_finish_reason, false);
   }
   return response;
