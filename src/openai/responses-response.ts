@@ -113,7 +113,9 @@ export function finishedResponseOf(
   shell: ResponseShell,
   cancelled = false,
 ) {
-  const cut = cancelled || response.finishReason === 'length' || response.finishReason === 'content_filter';
+  // A refusal is a complete answer, as OpenAI's own refusal response is `completed`.
+  const filtered = response.finishReason === 'content_filter' && response.output.format !== 'refusal';
+  const cut = cancelled || response.finishReason === 'length' || filtered;
   const reason = response.finishReason === 'content_filter' ? 'content_filter' : 'max_output_tokens';
   return responseObjectOf(shell, cut ? 'incomplete' : 'completed', {
     incomplete_details: cut ? { reason } : null,

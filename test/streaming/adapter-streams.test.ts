@@ -157,7 +157,13 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
         }
         if (name === 'reasoning') expect(JSON.stringify(events)).not.toContain('The user asks');
         if (name === 'refusal') {
-          expect(streamed.output).toEqual({ format: 'refusal', refusal: 'I can’t help with that.' });
+          // OpenAI says no in its own words; Claude and Gemini only by their reason, which Valve names.
+          const words = {
+            openai: 'I can’t help with that.',
+            anthropic: 'anthropic declined to answer (refusal).',
+            gemini: 'gemini declined to answer (SAFETY).',
+          };
+          expect(streamed.output).toEqual({ format: 'refusal', refusal: words[kind] });
           expect(streamed.finishReason).toBe('content_filter');
           const types = strip(events);
           expect(types.indexOf('response.refusal.delta')).toBeGreaterThan(types.indexOf('response.created'));

@@ -3,7 +3,8 @@ import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
-import { mapGeminiFinishReason } from './map-finish-reason';
+import { refusalSentence } from '../shared/filtered';
+import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';
 
@@ -27,16 +28,6 @@ export function readGeminiBody(json: unknown, context: CallContext): GeminiRespo
     throw fail(context, {
       kind: 'invalid_response',
       message: 'Gemini answered with a body of unknown shape.',
-      dispatch: 'sent',
-      emitted_deltas: false,
-    });
-  }
-  const blocked = parsed.data.promptFeedback?.blockReason;
-  if (blocked) {
-    throw fail(context, {
-      kind: 'content_filter',
-      message: `Gemini blocked the prompt (${blocked}).`,
-      provider_code: blocked,
       dispatch: 'sent',
       emitted_deltas: false,
     });
@@ -70,6 +61,20 @@ export function parseGeminiResponse(
 ): ModelResponse {
   const body = readGeminiBody(json, context);
   const candidate = body.candidates?.[0];
+  // A blocked prompt or a safety finish: Gemini declined, and says so only by its reason.
+  const declined = body.promptFeedback?.blockReason || candidate?.finishReason;
+  if (declined && (body.promptFeedback?.blockReason || isGeminiRefusal(declined))) {
+    return {
+      message: {
+        role: 'assistant',
+        content: [{ type: 'refusal', refusal: refusalSentence(context, declined) }],
+      },
+      usage: mapGeminiUsage(body.usageMetadata),
+      finish_reason: 'content_filter',
+      raw_finish_reason: declined,
+      model: body.modelVersion ?? undefined,
+    };
+  }
   // A whole (non-streamed) answer always ends with a finishReason; one without is not an answer.
   if (!candidate?.finishReason) {
     throw fail(context, {

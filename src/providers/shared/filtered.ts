@@ -22,3 +22,11 @@ export function unlessFiltered(response: ModelResponse, context: CallContext): M
   }
   return response;
 }
+
+/**
+ * The words of a refusal whose provider gives none of its own (Anthropic's `refusal` stop without
+ * `stop_details`, Gemini's safety blocks): which provider declined, and its reason.
+ */
+export function refusalSentence(context: CallContext, raw: string): string {
+  return `${context.provider} declined to answer (${raw}).`;
+}
