@@ -2,30 +2,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { type ReasonResponse, reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { VerifyReport } from '../../src/contracts/receipt-bodies';
-import type { Catalog } from '../../src/policy/catalog';
 import { buildDisclosure } from '../../src/receipts/disclose';
-import refusalJson from '../fixtures/providers/openai/refusal.json';
-import refusalSse from '../fixtures/providers/openai/refusal.sse.json';
 import { createKey, postJson } from '../helpers/api';
-import { simModel } from '../helpers/catalog-fixtures';
+import {
+  refusingCatalog as catalog,
+  refusingEnv as env,
+  openaiRefusal as refusal,
+  replayOpenAIRefusal as replayOpenAI,
+} from '../helpers/openai-refusal';
 import { deltaText, readStream, refusalText, terminalOf } from '../helpers/read-stream';
 import { reasonWithCatalog } from '../helpers/with-catalog';
-import { sseFrames } from '../providers/fake-fetch';
 
 // An OpenAI refusal through POST /v1/reason, replayed from OpenAI's documented refusal answer: a
 // refusal is an answer of its own, not JSON to validate, so it costs exactly the one call.
-
-const refusal = "I'm sorry, I cannot assist with that request.";
-
-// Two models, so that a retry, a repair or a fallback would each show as a second upstream call.
-const catalog: Catalog = {
-  providers: [{ id: 'openai', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY' }],
-  models: [
-    simModel('gpt-first', { provider: 'openai', simulate: undefined, quality: 90 }),
-    simModel('gpt-second', { provider: 'openai', simulate: undefined, quality: 80 }),
-  ],
-};
-const env = { OPENAI_API_KEY: 'sk-test' };
 
 const salt = 'cmVmdXNhbHJlZnVzYWxyZWZ1c2FscmVmdXNhbHJlZnVzYWw';
 const request = reasonRequestSchema.parse({
@@ -39,15 +28,6 @@ const request = reasonRequestSchema.parse({
   modelPolicy: { prefer: 'quality' },
   receiptSalt: salt,
 });
-
-function replayOpenAI() {
-  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
-    const body = JSON.parse(String(init?.body ?? '{}')) as { stream?: boolean };
-    return body.stream === true
-      ? new Response(sseFrames(refusalSse).join(''), { headers: { 'content-type': 'text/event-stream' } })
-      : Response.json(refusalJson);
-  });
-}
 
 afterEach(() => vi.restoreAllMocks());
 
