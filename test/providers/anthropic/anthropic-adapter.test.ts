@@ -153,6 +153,44 @@ describe('anthropic adapter: the answer', () => {
   });
 });
 
+describe('anthropic adapter: a refusal stop in a stream', () => {
+  const refusedAfter = (text: boolean) => {
+    const events = structuredClone(textSse).events.filter(
+      (e) => text || (e.data as { type: string }).type !== 'content_block_delta',
+    );
+    for (const e of events) {
+      const data = e.data as { type: string; delta?: Record<string, unknown> };
+      if (data.type === 'message_delta') {
+        data.delta = {
+          stop_reason: 'refusal',
+          stop_details: { type: 'refusal', category: 'cyber', explanation: 'Declined: cyber harm.' },
+        };
+      }
+    }
+    return { events };
+  };
+
+  it('is a refusal delta in stop_details’ words, then a content_filter finish, when no text came first', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(refusedAfter(false))));
+    const { parts, error } = await drain(anthropicAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    expect(parts.flatMap((p) => (p.type === 'delta' ? [p.delta.delta] : []))).toEqual([
+      { type: 'refusal', text: 'Declined: cyber harm.' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      finish_reason: 'content_filter',
+      raw_finish_reason: 'refusal',
+    });
+  });
+
+  it('stays a content_filter failure with emitted_deltas when text was already streamed', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(refusedAfter(true))));
+    const { error } = await drain(anthropicAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toMatchObject({ kind: 'content_filter', provider_code: 'refusal', emitted_deltas: true });
+  });
+});
+
 describe('anthropic adapter: failures', () => {
   const table: [string, number, unknown, Record<string, string>, Record<string, unknown>][] = [
     [

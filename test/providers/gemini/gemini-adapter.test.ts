@@ -137,6 +137,19 @@ describe('gemini adapter: the answer', () => {
     });
   });
 
+  it('streams a blocked prompt as a refusal delta and a content_filter finish', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames({ events: [{ data: promptBlocked }] })));
+    const { parts, error } = await drain(geminiAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    expect(parts).toMatchObject([
+      {
+        type: 'delta',
+        delta: { delta: { type: 'refusal', text: 'gemini declined to answer (PROHIBITED_CONTENT).' } },
+      },
+      { type: 'finish', finish_reason: 'content_filter', raw_finish_reason: 'PROHIBITED_CONTENT' },
+    ]);
+  });
+
   it('maps an unknown finish reason to other', async () => {
     const body = structuredClone(textJson);
     (body.candidates[0] as { finishReason: string }).finishReason = 'SOMETHING_NEW';
