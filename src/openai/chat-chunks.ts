@@ -14,9 +14,9 @@ import {
 import { openaiErrorOf } from './openai-error';
 
 // Valve's events as OpenAI `chat.completion.chunk`s: `data:` lines only (no `event:`), the role on
-// the first chunk, text deltas as they come (a refusal's in `delta.refusal`), each tool call whole once Valve validated it (a delta
-// cannot be taken back), the finish chunk with the `valve` extension, the usage chunk when asked,
-// then `data: [DONE]`. A failure after content is an error chunk and the stream ends without
+// the first chunk, text deltas as they come (a refusal's in `delta.refusal`), each tool call whole
+// once Valve validated it (a delta cannot be taken back), the finish chunk with the `valve`
+// extension, the usage chunk when asked, then `data: [DONE]`. A failure after content is an error chunk and the stream ends without
 // `[DONE]`, which every OpenAI client reads as an error, never as a complete answer.
 
 export interface ChunkOptions {

@@ -5,7 +5,8 @@ import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import type { ResponsesRequest } from './responses-request';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
-// JSON answer as text, or a `refusal` part when the model declined), one `function_call` item per call handed over, usage, and `valve`.
+// JSON answer as text, or a `refusal` part when the model declined), one `function_call` item per call
+// handed over, usage, and `valve`.
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 

@@ -62,8 +62,9 @@ export function parseGeminiResponse(
   const body = readGeminiBody(json, context);
   const candidate = body.candidates?.[0];
   // A blocked prompt or a safety finish: Gemini declined, and says so only by its reason.
-  const declined = body.promptFeedback?.blockReason || candidate?.finishReason;
-  if (declined && (body.promptFeedback?.blockReason || isGeminiRefusal(declined))) {
+  const stopped = candidate?.finishReason;
+  const declined = body.promptFeedback?.blockReason || (isGeminiRefusal(stopped) ? stopped : undefined);
+  if (declined) {
     return {
       message: {
         role: 'assistant',
