@@ -32,6 +32,8 @@ export type ToolCall = z.infer<typeof toolCallSchema>;
 export const reasonOutputSchema = z.discriminatedUnion('format', [
   z.strictObject({ format: z.literal('text'), text: z.string() }),
   z.strictObject({ format: z.literal('json'), value: z.unknown() }),
+  /** The model declined to answer (finishReason `content_filter`): its words, whatever format was asked for. */
+  z.strictObject({ format: z.literal('refusal'), refusal: z.string() }),
 ]);
 export type ReasonOutput = z.infer<typeof reasonOutputSchema>;
 

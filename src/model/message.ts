@@ -21,6 +21,8 @@ export type ContentBlock =
   | { type: 'text'; text: string }
   | MediaBlock
   | { type: 'reasoning'; text?: string; signature?: string; redacted?: string }
+  /** The model declined to answer, in its own words (seed 001's refusal block); never the answer's text. */
+  | { type: 'refusal'; refusal: string }
   | { type: 'json'; value: unknown }
   | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
   | { type: 'invalid_tool_call'; id: string; name?: string; raw_args: string; error: string }

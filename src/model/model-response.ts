@@ -31,6 +31,8 @@ export interface ModelResponse {
 export type BlockDelta =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text?: string; signature?: string }
+  /** A piece of a refusal (seed 001's refusal delta). */
+  | { type: 'refusal'; text: string }
   | { type: 'tool_call'; id?: string; name?: string; args_fragment?: string };
 
 export interface MessageDelta {
@@ -48,6 +50,14 @@ export type StreamPart =
       raw_finish_reason?: string;
       usage: Usage;
       model?: string;
-      /** Warnings the answer carries, as in ModelResponse (e.g. an OpenAI refusal). */
+      /** Warnings the answer carries, as in ModelResponse. */
       warnings?: ModelWarning[];
     };
+
+/** The refusal an answer carries, when the model declined: its blocks' text joined. */
+export function refusalOf(response: Pick<ModelResponse, 'message'>): string | undefined {
+  const parts = response.message.content.flatMap((block) =>
+    block.type === 'refusal' ? [block.refusal] : [],
+  );
+  return parts.length > 0 ? parts.join('') : undefined;
+}

@@ -14,9 +14,9 @@ import {
 import { openaiErrorOf } from './openai-error';
 
 // Valve's events as OpenAI `chat.completion.chunk`s: `data:` lines only (no `event:`), the role on
-// the first chunk, text deltas as they come, each tool call whole once Valve validated it (a delta
-// cannot be taken back), the finish chunk with the `valve` extension, the usage chunk when asked,
-// then `data: [DONE]`. A failure after content is an error chunk and the stream ends without
+// the first chunk, text deltas as they come (a refusal's in `delta.refusal`), each tool call whole
+// once Valve validated it (a delta cannot be taken back), the finish chunk with the `valve`
+// extension, the usage chunk when asked, then `data: [DONE]`. A failure after content is an error chunk and the stream ends without
 // `[DONE]`, which every OpenAI client reads as an error, never as a complete answer.
 
 export interface ChunkOptions {
@@ -71,6 +71,10 @@ export async function* chatChunks(
         break;
       case 'response.output_text.delta':
         if (event.delta !== '') yield frame(chunk({ content: event.delta }));
+        break;
+      case 'response.refusal.delta':
+        // OpenAI streams a refusal in `delta.refusal`, apart from the content.
+        if (event.delta !== '') yield frame(chunk({ refusal: event.delta }));
         break;
       case 'response.completed':
       case 'response.cancelled': {

@@ -23,13 +23,23 @@ export function modelIdOf(response: Pick<ReasonResponse, 'model'>): string {
   return `${response.model.provider}/${response.model.model}`;
 }
 
+/** The answer as message text: the text, or the JSON value as a string; '' for none or a refusal. */
+export function answerTextOf(output: ReasonResponse['output']): string {
+  if (output.format === 'text') return output.text;
+  if (output.format === 'refusal' || output.value === null) return '';
+  return JSON.stringify(output.value);
+}
+
 /** The message text: the text answer, or the JSON answer as a string; null when there is none. */
 export function contentOf(response: ReasonResponse, held: HeldBack): string | null {
-  const output = response.output;
-  const text =
-    output.format === 'text' ? output.text : output.value === null ? '' : JSON.stringify(output.value);
+  const text = answerTextOf(response.output);
   if (text !== '') return text;
   return held.note ?? null;
+}
+
+/** The model's refusal, which OpenAI carries in `refusal` beside a null `content`; null when it answered. */
+export function refusalTextOf(response: Pick<ReasonResponse, 'output'>): string | null {
+  return response.output.format === 'refusal' ? response.output.refusal : null;
 }
 
 export function chatUsageOf(response: Pick<ReasonResponse, 'usage'>) {
@@ -87,7 +97,7 @@ export function chatCompletionOf(
         message: {
           role: 'assistant' as const,
           content: contentOf(response, held),
-          refusal: null,
+          refusal: refusalTextOf(response),
           ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
         },
         finish_reason: finishReasonOf(response, held),

@@ -13,7 +13,9 @@ import {
   messageItemOf,
   outputItemsOf,
   outputTextPart,
+  partTextOf,
   type ResponseShell,
+  refusalPart,
   responseIdOf,
   responseObjectOf,
 } from './responses-response';
@@ -41,6 +43,8 @@ export async function* responsesEvents(
   let shell: ResponseShell | undefined;
   let messageId = '';
   let text = '';
+  // Which part the message streams: output_text, or the refusal part once a refusal delta came.
+  let partKind: 'output_text' | 'refusal' = 'output_text';
   let messageOpen = false;
   const begin = (receiptId: string, model: string) => {
     shell = { id: responseIdOf(receiptId), model, createdSec: options.createdSec, request: options.request };
@@ -48,35 +52,39 @@ export async function* responsesEvents(
     const response = responseObjectOf(shell, 'in_progress');
     return frame('response.created', { response }) + frame('response.in_progress', { response });
   };
+  const emptyPart = () => (partKind === 'refusal' ? refusalPart('') : outputTextPart(''));
   const openMessage = () => {
     messageOpen = true;
     return (
       frame('response.output_item.added', {
         output_index: 0,
-        item: messageItemOf(messageId, '', 'in_progress'),
+        item: messageItemOf(messageId, emptyPart(), 'in_progress'),
       }) +
       frame('response.content_part.added', {
         item_id: messageId,
         output_index: 0,
         content_index: 0,
-        part: outputTextPart(''),
+        part: emptyPart(),
       })
     );
   };
+  const at = () => ({ item_id: messageId, output_index: 0, content_index: 0 });
+  const deltaFrame = (delta: string) =>
+    partKind === 'refusal'
+      ? frame('response.refusal.delta', { ...at(), delta })
+      : frame('response.output_text.delta', { ...at(), delta, logprobs: [] });
   for await (const event of events) {
     if (event.type === 'response.created') {
       yield begin(event.receiptId, `${event.model.provider}/${event.model.model}`);
-    } else if (event.type === 'response.output_text.delta' && event.delta !== '') {
+    } else if (
+      (event.type === 'response.output_text.delta' || event.type === 'response.refusal.delta') &&
+      event.delta !== ''
+    ) {
+      // A refusal and answer text never share the stream: the first delta decides the message's part.
+      if (!messageOpen && event.type === 'response.refusal.delta') partKind = 'refusal';
       const opening = messageOpen ? '' : openMessage();
       text += event.delta;
-      yield opening +
-        frame('response.output_text.delta', {
-          item_id: messageId,
-          output_index: 0,
-          content_index: 0,
-          delta: event.delta,
-          logprobs: [],
-        });
+      yield opening + deltaFrame(event.delta);
     } else if (event.type === 'response.completed' || event.type === 'response.cancelled') {
       const response = event.response as ReasonResponse;
       if (!shell) yield begin(response.receiptId, modelIdOf(response));
@@ -86,31 +94,19 @@ export async function* responsesEvents(
       const items = outputItemsOf(response, held);
       let out = '';
       let index = 0;
-      if (items[0]?.type === 'message') {
-        const finalText = items[0].content[0]?.text ?? '';
-        if (!messageOpen) out += openMessage();
-        if (finalText !== text) {
-          out += frame('response.output_text.delta', {
-            item_id: messageId,
-            output_index: 0,
-            content_index: 0,
-            delta: finalText.slice(text.length),
-            logprobs: [],
-          });
+      const part = items[0]?.type === 'message' ? items[0].content[0] : undefined;
+      if (items[0]?.type === 'message' && part) {
+        const finalText = partTextOf(part);
+        if (!messageOpen) {
+          partKind = part.type;
+          out += openMessage();
         }
-        out += frame('response.output_text.done', {
-          item_id: messageId,
-          output_index: 0,
-          content_index: 0,
-          text: finalText,
-          logprobs: [],
-        });
-        out += frame('response.content_part.done', {
-          item_id: messageId,
-          output_index: 0,
-          content_index: 0,
-          part: outputTextPart(finalText),
-        });
+        if (finalText !== text) out += deltaFrame(finalText.slice(text.length));
+        out +=
+          part.type === 'refusal'
+            ? frame('response.refusal.done', { ...at(), refusal: finalText })
+            : frame('response.output_text.done', { ...at(), text: finalText, logprobs: [] });
+        out += frame('response.content_part.done', { ...at(), part });
         out += frame('response.output_item.done', { output_index: 0, item: items[0] });
         index = 1;
       }

@@ -1,11 +1,12 @@
 import type { ReasonResponse } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
-import { contentOf, modelIdOf, valveExtensionOf } from './chat-response';
+import { contentOf, modelIdOf, refusalTextOf, valveExtensionOf } from './chat-response';
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import type { ResponsesRequest } from './responses-request';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
-// JSON answer as text), one `function_call` item per call handed over, usage, and `valve`.
+// JSON answer as text, or a `refusal` part when the model declined), one `function_call` item per call
+// handed over, usage, and `valve`.
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 
@@ -13,13 +14,25 @@ export const responseIdOf = (receiptId: string) => `resp_${receiptId}`;
 export const messageIdOf = (receiptId: string) => `msg_${receiptId}`;
 export const functionItemIdOf = (callId: string) => `fc_${callId}`;
 
-export function messageItemOf(id: string, text: string, status: 'in_progress' | 'completed') {
-  const content = status === 'completed' ? [outputTextPart(text)] : [];
+export type MessagePart = ReturnType<typeof outputTextPart> | ReturnType<typeof refusalPart>;
+
+export function messageItemOf(id: string, part: MessagePart, status: 'in_progress' | 'completed') {
+  const content: MessagePart[] = status === 'completed' ? [part] : [];
   return { type: 'message' as const, id, status, role: 'assistant' as const, content };
 }
 
 export function outputTextPart(text: string) {
   return { type: 'output_text' as const, text, annotations: [], logprobs: [] };
+}
+
+/** The model's refusal, as the Responses API carries it: a content part of its own, never output_text. */
+export function refusalPart(refusal: string) {
+  return { type: 'refusal' as const, refusal };
+}
+
+/** A content part's text, whichever kind it is. */
+export function partTextOf(part: MessagePart): string {
+  return part.type === 'refusal' ? part.refusal : part.text;
 }
 
 export function functionCallItemOf(call: HeldBack['visible'][number], status: 'in_progress' | 'completed') {
@@ -85,9 +98,11 @@ export function responseObjectOf(
 }
 
 export function outputItemsOf(response: ReasonResponse, held: HeldBack) {
+  const refusal = refusalTextOf(response);
   const text = contentOf(response, held);
+  const part = refusal !== null ? refusalPart(refusal) : text !== null ? outputTextPart(text) : undefined;
   return [
-    ...(text !== null ? [messageItemOf(messageIdOf(response.receiptId), text, 'completed')] : []),
+    ...(part ? [messageItemOf(messageIdOf(response.receiptId), part, 'completed')] : []),
     ...held.visible.map((call) => functionCallItemOf(call, 'completed')),
   ];
 }
@@ -99,7 +114,9 @@ export function finishedResponseOf(
   shell: ResponseShell,
   cancelled = false,
 ) {
-  const cut = cancelled || response.finishReason === 'length' || response.finishReason === 'content_filter';
+  // A refusal is a complete answer, as OpenAI's own refusal response is `completed`.
+  const filtered = response.finishReason === 'content_filter' && response.output.format !== 'refusal';
+  const cut = cancelled || response.finishReason === 'length' || filtered;
   const reason = response.finishReason === 'content_filter' ? 'content_filter' : 'max_output_tokens';
   return responseObjectOf(shell, cut ? 'incomplete' : 'completed', {
     incomplete_details: cut ? { reason } : null,

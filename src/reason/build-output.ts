@@ -2,7 +2,7 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
 import { parseJsonWithin } from '../encoding/json-depth';
 import { ApiError } from '../errors';
-import type { ModelResponse, ModelWarning } from '../model/model-response';
+import { type ModelResponse, type ModelWarning, refusalOf } from '../model/model-response';
 import { detectLeak } from '../prompt/detect-leak';
 import type { RenderedPrompt } from '../prompt/render-prompt';
 import type { ParsedJson } from './check-output';
@@ -49,9 +49,14 @@ export function buildOutput(
       else invalidToolCalls.push(check.invalid);
     }
   }
+  const refusal = refusalOf(response);
   const emitted = [text, ...toolCalls.map((call) => JSON.stringify(call.arguments))];
   if (hasValue) emitted.push(JSON.stringify(value) ?? '');
+  if (refusal !== undefined) emitted.push(refusal);
   const warnings = detectLeak(emitted, prompt);
+  // A refusal is the outcome whatever format was asked for: never text, never a JSON value to validate.
+  if (refusal !== undefined)
+    return { output: { format: 'refusal', refusal }, toolCalls, invalidToolCalls, warnings };
   if (request.output?.format !== 'json')
     return { output: { format: 'text', text }, toolCalls, invalidToolCalls, warnings };
   if (!hasValue && toolCalls.length === 0 && json) value = json.value;

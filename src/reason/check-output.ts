@@ -2,7 +2,7 @@ import type { ReasonRequest } from '../contracts/reason-request';
 import { parseJsonWithin } from '../encoding/json-depth';
 import type { ContentBlock } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
-import type { ModelResponse } from '../model/model-response';
+import { type ModelResponse, refusalOf } from '../model/model-response';
 import type { Plan } from '../policy/plan-types';
 import type { RenderedPrompt } from '../prompt/render-prompt';
 import { renderRepair } from '../prompt/render-repair';
@@ -39,6 +39,8 @@ export function checkOutput(
   response: ModelResponse,
 ): { issues?: SchemaIssue[]; json?: ParsedJson } {
   if (request.output?.format !== 'json') return {};
+  // A refusal is not an answer to validate, and no repair would turn it into one.
+  if (refusalOf(response) !== undefined) return {};
   if (response.message.content.some((b) => b.type === 'tool_call' || b.type === 'invalid_tool_call'))
     return {};
   const answer = answerText(response);

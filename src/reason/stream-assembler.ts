@@ -37,6 +37,7 @@ export interface AssemblerOptions {
 export class StreamAssembler {
   private text = '';
   private reasoning = '';
+  private refusal: string | undefined;
   private readonly calls = new Map<number, Call>();
   private readonly order: Call[] = [];
   /** A call's arguments nested deeper than Valve reads: nothing more is sent, and the attempt fails. */
@@ -53,6 +54,10 @@ export class StreamAssembler {
         this.send({ type: 'response.output_text.delta', delta: delta.text });
     } else if (delta.type === 'reasoning') {
       this.reasoning += delta.text ?? '';
+    } else if (delta.type === 'refusal') {
+      // Needs no validation, so it is sent as it arrives, in JSON mode too.
+      this.refusal = (this.refusal ?? '') + delta.text;
+      if (delta.text !== '') this.options.emit({ type: 'response.refusal.delta', delta: delta.text });
     } else {
       let call = this.calls.get(message.index);
       if (!call) {
@@ -95,6 +100,7 @@ export class StreamAssembler {
     const content: ContentBlock[] = [];
     if (this.reasoning !== '') content.push({ type: 'reasoning', text: this.reasoning });
     if (this.text !== '') content.push({ type: 'text', text: this.text });
+    if (this.refusal !== undefined) content.push({ type: 'refusal', refusal: this.refusal });
     for (const call of this.order) {
       if (!call.started) this.start(call, call.args);
       const id = call.id as string;
@@ -131,8 +137,10 @@ export class StreamAssembler {
 
   /** What was sent so far when generation stops early: the text, and no unfinished tool call. */
   partial(finishReason: ModelResponse['finish_reason'], inputTokens: number): ModelResponse {
+    const content: ContentBlock[] = this.text === '' ? [] : [{ type: 'text', text: this.text }];
+    if (this.refusal !== undefined) content.push({ type: 'refusal', refusal: this.refusal });
     return {
-      message: { role: 'assistant', content: this.text === '' ? [] : [{ type: 'text', text: this.text }] },
+      message: { role: 'assistant', content },
       usage: { input_tokens: inputTokens, output_tokens: this.outputTokens() },
       finish_reason: finishReason,
     };
@@ -150,7 +158,9 @@ export class StreamAssembler {
     const extra = next
       .map(({ delta }) => (delta.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta.text ?? '')))
       .join('');
-    return estimateTokens(this.text + this.reasoning + this.order.map((c) => c.args).join('') + extra);
+    return estimateTokens(
+      this.text + this.reasoning + (this.refusal ?? '') + this.order.map((c) => c.args).join('') + extra,
+    );
   }
 
   private send(event: StreamEvent): void {

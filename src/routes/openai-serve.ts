@@ -5,6 +5,7 @@ import type { InstructionPart } from '../door/build-reason-request';
 import { invalidParam } from '../door/invalid-param';
 import { pipelineRequestOf } from '../door/pipeline-request';
 import type { AppEnv } from '../env';
+import { answerTextOf } from '../openai/chat-response';
 import { type ServeOptions, serveAnswer, serveEvents } from '../reason/serve-reason';
 import type { StreamEvent } from '../streaming/stream-events';
 import { serveDepsOf } from './reason-deps';
@@ -69,8 +70,12 @@ async function* withReplayedText(events: AsyncIterable<StreamEvent>): AsyncGener
   for await (const event of events) {
     if (event.type === 'response.completed') {
       const { output } = event.response;
-      const text = output.format === 'text' ? output.text : JSON.stringify(output.value);
-      if (text !== '' && text !== 'null') yield { type: 'response.output_text.delta', delta: text };
+      if (output.format === 'refusal') {
+        if (output.refusal !== '') yield { type: 'response.refusal.delta', delta: output.refusal };
+      } else {
+        const text = answerTextOf(output);
+        if (text !== '') yield { type: 'response.output_text.delta', delta: text };
+      }
     }
     yield event;
   }

@@ -51,6 +51,8 @@ export type StreamEvent =
       model: { provider: string; model: string; region: string };
     }
   | { type: 'response.output_text.delta'; delta: string }
+  /** A piece of the model's refusal (seed 001's refusal delta), sent as it arrives; never answer text. */
+  | { type: 'response.refusal.delta'; delta: string }
   | ToolCallEvent
   | { type: 'response.completed'; response: MaybeSignedResponse }
   | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }

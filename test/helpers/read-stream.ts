@@ -32,6 +32,14 @@ export function deltaText(events: readonly StreamEventLike[]): string {
     .join('');
 }
 
+/** The refusal a stream carried, from its `response.refusal.delta` events. */
+export function refusalText(events: readonly StreamEventLike[]): string {
+  return events
+    .filter((event) => event.type === 'response.refusal.delta')
+    .map((event) => String(event.delta))
+    .join('');
+}
+
 export function terminalOf(events: readonly StreamEventLike[]): StreamEventLike {
   return events[events.length - 1] as StreamEventLike;
 }

@@ -9,7 +9,7 @@ import {
 } from '../fixtures/streams/scenarios';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
-import { deltaText, readStream, type StreamEventLike, terminalOf } from '../helpers/read-stream';
+import { deltaText, readStream, refusalText, type StreamEventLike, terminalOf } from '../helpers/read-stream';
 import { callWithCatalog } from '../helpers/with-catalog';
 
 // Every HTTP adapter's fixture streams through the whole route (SSE and NDJSON), checked by the
@@ -114,8 +114,10 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
         expect(strip(lines)).toEqual(strip(events));
         const answer = (await json.res.json()) as Record<string, unknown>;
         const terminal = terminalOf(events);
+        // A refusal is an answer from every adapter, never a content_filter failure.
+        if (name === 'refusal') expect(json.res.status).toBe(200);
         if (json.res.status !== 200) {
-          // A refusal the adapter classifies as a content filter fails both ways, before any content.
+          // A failure fails both ways, before any content.
           const error = answer.error as { code: string };
           expect(terminal.type).toBe('response.error');
           expect((terminal.error as { code: string }).code).toBe(error.code);
@@ -126,7 +128,12 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
         expect(terminal.type).toBe('response.completed');
         const streamed = terminal.response as Record<string, unknown>;
         expect(comparable(streamed)).toEqual(comparable(answer));
-        expect(deltaText(events)).toBe((streamed.output as { text: string }).text);
+        const output = streamed.output as { format: string; text?: string; refusal?: string };
+        if (output.format === 'refusal') {
+          // The refusal streams as its own deltas, never as answer text.
+          expect(deltaText(events)).toBe('');
+          expect(refusalText(events)).toBe(output.refusal);
+        } else expect(deltaText(events)).toBe(output.text);
         // The tool calls the caller saw complete are exactly the response's tool calls.
         const completed = events.filter((e) => e.type === 'response.tool_call.completed');
         expect(completed.map((e) => [e.call_id, JSON.parse(String(e.arguments))])).toEqual(
@@ -151,11 +158,19 @@ describe('fixture streams of every HTTP adapter, through POST /v1/reason', () =>
           expect((streamed.decision as { invalidToolCalls: unknown[] }).invalidToolCalls).toHaveLength(1);
         }
         if (name === 'reasoning') expect(JSON.stringify(events)).not.toContain('The user asks');
-        if (name === 'refusal')
-          expect(streamed.warnings).toContainEqual({
-            code: 'model.refusal',
-            message: 'I can’t help with that.',
-          });
+        if (name === 'refusal') {
+          // OpenAI says no in its own words; Claude and Gemini only by their reason, which Valve names.
+          const words = {
+            openai: 'I can’t help with that.',
+            anthropic: 'anthropic declined to answer (refusal).',
+            gemini: 'gemini declined to answer (SAFETY).',
+          };
+          expect(streamed.output).toEqual({ format: 'refusal', refusal: words[kind] });
+          expect(streamed.finishReason).toBe('content_filter');
+          const types = strip(events);
+          expect(types.indexOf('response.refusal.delta')).toBeGreaterThan(types.indexOf('response.created'));
+          expect(types.at(-1)).toBe('response.completed');
+        }
       });
     }
   }

@@ -3,6 +3,7 @@ import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { refusalSentence } from '../shared/filtered';
 import { jsonToolName } from '../shared/message-text';
 import { jsonToolSchema } from './convert-request';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -73,6 +74,17 @@ export function parseAnthropicResponse(
     });
   }
   const answeredJson = content.some((block) => block.type === 'json');
+  // Claude's `refusal` stop: what it wrote before the classifier stopped it is not the answer.
+  if (raw === 'refusal') {
+    const words = parsed.data.stop_details?.explanation || refusalSentence(context, raw);
+    return {
+      message: { role: 'assistant', content: [{ type: 'refusal', refusal: words }] },
+      usage: mapAnthropicUsage(parsed.data.usage),
+      finish_reason: 'content_filter',
+      raw_finish_reason: raw,
+      model: parsed.data.model,
+    };
+  }
   return {
     message: { role: 'assistant', content },
     usage: mapAnthropicUsage(parsed.data.usage),

@@ -4,6 +4,7 @@ import type { ModelRequest } from '../../model/model-request';
 import type { StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail, providerFailure } from '../shared/fail';
+import { refusalSentence } from '../shared/filtered';
 import { jsonToolName } from '../shared/message-text';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
@@ -40,10 +41,16 @@ export async function* anthropicStreamParts(
   let usage: AnthropicUsage = {};
   const jsonBlocks = new Set<number>();
   let answeredJson = false;
+  // Whether content was yielded: a refusal after it cannot take it back, and stays a filter failure.
+  let yielded = false;
+  let explanation: string | undefined;
   for await (const sse of events) {
     const { json, event } = parseEvent(sse, context);
     const index = event.index ?? 0;
-    const part = (delta: StreamPart & { type: 'delta' }) => delta;
+    const part = (delta: StreamPart & { type: 'delta' }) => {
+      if (delta.delta.delta.type !== 'reasoning') yielded = true;
+      return delta;
+    };
     switch (event.type) {
       case 'message_start':
         messageId = event.message?.id ?? messageId;
@@ -102,12 +109,17 @@ export async function* anthropicStreamParts(
       }
       case 'message_delta':
         raw = event.delta?.stop_reason ?? raw;
+        explanation = event.delta?.stop_details?.explanation || explanation;
         usage = {
           ...usage,
           ...Object.fromEntries(Object.entries(event.usage ?? {}).filter(([, v]) => v != null)),
         };
         break;
       case 'message_stop':
+        if (raw === 'refusal' && !yielded) {
+          const text = explanation ?? refusalSentence(context, raw);
+          yield { type: 'delta', delta: { message_id: messageId, index, delta: { type: 'refusal', text } } };
+        }
         yield {
           type: 'finish',
           finish_reason: answeredJson && raw === 'tool_use' ? 'stop' : mapAnthropicStopReason(raw),

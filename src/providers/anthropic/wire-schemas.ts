@@ -28,6 +28,7 @@ export const anthropicResponseSchema = z.looseObject({
   model: z.string().optional(),
   content: z.array(anthropicBlockSchema),
   stop_reason: z.string().nullish(),
+  stop_details: z.looseObject({ explanation: z.string().nullish() }).nullish(),
   usage: anthropicUsageSchema.nullish(),
 });
 
@@ -59,6 +60,7 @@ export const anthropicEventSchema = z.looseObject({
       thinking: z.string().optional(),
       signature: z.string().optional(),
       stop_reason: z.string().nullish(),
+      stop_details: z.looseObject({ explanation: z.string().nullish() }).nullish(),
     })
     .optional(),
   usage: anthropicUsageSchema.nullish(),

@@ -4,8 +4,9 @@ import type { ModelRequest } from '../../model/model-request';
 import type { ModelResponse, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
+import { refusalSentence } from '../shared/filtered';
 import { scrubProviderCode } from '../shared/scrub-message';
-import { mapGeminiFinishReason } from './map-finish-reason';
+import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';
 
@@ -29,16 +30,6 @@ export function readGeminiBody(json: unknown, context: CallContext): GeminiRespo
     throw fail(context, {
       kind: 'invalid_response',
       message: 'Gemini answered with a body of unknown shape.',
-      dispatch: 'sent',
-      emitted_deltas: false,
-    });
-  }
-  const blocked = parsed.data.promptFeedback?.blockReason;
-  if (blocked) {
-    throw fail(context, {
-      kind: 'content_filter',
-      message: `Gemini blocked the prompt (${scrubProviderCode(blocked) ?? 'unrecognized reason'}).`,
-      provider_code: blocked,
       dispatch: 'sent',
       emitted_deltas: false,
     });
@@ -72,6 +63,21 @@ export function parseGeminiResponse(
 ): ModelResponse {
   const body = readGeminiBody(json, context);
   const candidate = body.candidates?.[0];
+  // A blocked prompt or a safety finish: Gemini declined, and says so only by its reason.
+  const stopped = candidate?.finishReason;
+  const declined = body.promptFeedback?.blockReason || (isGeminiRefusal(stopped) ? stopped : undefined);
+  if (declined) {
+    return {
+      message: {
+        role: 'assistant',
+        content: [{ type: 'refusal', refusal: refusalSentence(context, declined) }],
+      },
+      usage: mapGeminiUsage(body.usageMetadata),
+      finish_reason: 'content_filter',
+      raw_finish_reason: declined,
+      model: body.modelVersion ?? undefined,
+    };
+  }
   // A whole (non-streamed) answer always ends with a finishReason; one without is not an answer.
   if (!candidate?.finishReason) {
     throw fail(context, {

@@ -3,7 +3,8 @@ import { parseJsonWithin } from '../../encoding/json-depth';
 import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail, providerFailure } from '../shared/fail';
-import { mapGeminiFinishReason } from './map-finish-reason';
+import { refusalSentence } from '../shared/filtered';
+import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import { classifyGeminiError } from './parse-error';
 import { mapGeminiUsage, partBlock, readGeminiBody } from './parse-response';
 
@@ -22,6 +23,16 @@ export async function* geminiStreamParts(
   let calledTools = false;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let index = 0;
+  // Whether answer text or a call was yielded: a refusal cannot take it back.
+  let yielded = false;
+  const refusalDelta = (reason: string): StreamPart => ({
+    type: 'delta',
+    delta: {
+      message_id: messageId,
+      index: 0,
+      delta: { type: 'refusal', text: refusalSentence(context, reason) },
+    },
+  });
   for await (const event of events) {
     let json: unknown;
     try {
@@ -36,10 +47,18 @@ export async function* geminiStreamParts(
     messageId = body.responseId ?? messageId;
     model = body.modelVersion ?? model;
     if (body.usageMetadata) usage = mapGeminiUsage(body.usageMetadata);
+    const blocked = body.promptFeedback?.blockReason;
+    if (blocked) {
+      // The prompt was blocked: nothing else comes, and the block is the refusal.
+      yield refusalDelta(blocked);
+      yield { type: 'finish', finish_reason: 'content_filter', raw_finish_reason: blocked, usage, model };
+      return;
+    }
     const candidate = body.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       const block = partBlock(part, index);
       if (!block) continue;
+      if (block.type !== 'reasoning') yielded = true;
       if (block.type === 'text') {
         yield {
           type: 'delta',
@@ -71,6 +90,8 @@ export async function* geminiStreamParts(
     if (candidate?.finishReason) raw = candidate.finishReason;
   }
   if (raw !== undefined) {
+    // A safety finish before any answer is a refusal; after answer text, it stays a filter failure.
+    if (isGeminiRefusal(raw) && !yielded) yield refusalDelta(raw);
     yield {
       type: 'finish',
       finish_reason: mapGeminiFinishReason(raw, calledTools),

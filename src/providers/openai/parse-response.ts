@@ -56,9 +56,10 @@ export function parseOpenAIResponse(
   const warnings: ModelWarning[] = [];
   if (message?.reasoning_content) content.push({ type: 'reasoning', text: message.reasoning_content });
   const text = message?.content ?? '';
+  // A refusal is its own outcome, not answer text (and not JSON to validate): OpenAI says `stop`.
+  const refused = Boolean(message?.refusal);
   if (message?.refusal) {
-    warnings.push({ code: 'model.refusal', message: message.refusal });
-    content.push({ type: 'text', text: message.refusal });
+    content.push({ type: 'refusal', refusal: message.refusal });
   } else if (
     request.output &&
     text !== '' &&
@@ -94,7 +95,11 @@ export function parseOpenAIResponse(
   return {
     message: { role: 'assistant', content },
     usage: mapOpenAIUsage(parsed.data.usage),
-    finish_reason: answeredJson && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
+    finish_reason: refused
+      ? 'content_filter'
+      : answeredJson && raw === 'tool_calls'
+        ? 'stop'
+        : mapOpenAIFinishReason(raw),
     raw_finish_reason: raw,
     ...(warnings.length > 0 && { warnings }),
     model: parsed.data.model,

@@ -41,11 +41,9 @@ export async function* openaiStreamParts(
   let model: string | undefined;
   let raw: string | undefined;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  let refusal = '';
+  let refused = false;
   const finish = (terminated: boolean): StreamPart => {
     const warnings: ModelWarning[] = [];
-    // As in the JSON answer: a refusal is the answer's text, and a `model.refusal` warning.
-    if (refusal !== '') warnings.push({ code: 'model.refusal', message: refusal });
     if (!terminated)
       warnings.push({
         code: 'model.stream_unterminated',
@@ -53,7 +51,12 @@ export async function* openaiStreamParts(
       });
     return {
       type: 'finish',
-      finish_reason: jsonCalls.size > 0 && raw === 'tool_calls' ? 'stop' : mapOpenAIFinishReason(raw),
+      // As in the JSON answer: a refusal finishes as `content_filter`, OpenAI's own `stop` kept raw.
+      finish_reason: refused
+        ? 'content_filter'
+        : jsonCalls.size > 0 && raw === 'tool_calls'
+          ? 'stop'
+          : mapOpenAIFinishReason(raw),
       raw_finish_reason: raw,
       usage,
       model,
@@ -93,10 +96,10 @@ export async function* openaiStreamParts(
         };
       }
       if (delta?.refusal) {
-        refusal += delta.refusal;
+        refused = true;
         yield {
           type: 'delta',
-          delta: { message_id: messageId, index, delta: { type: 'text', text: delta.refusal } },
+          delta: { message_id: messageId, index, delta: { type: 'refusal', text: delta.refusal } },
         };
       }
       if (delta?.content) {

@@ -1,4 +1,4 @@
-import type { ModelResponse } from '../../model/model-response';
+import { type ModelResponse, refusalOf } from '../../model/model-response';
 import { type CallContext, fail } from './fail';
 import { scrubProviderCode } from './scrub-message';
 
@@ -16,9 +16,18 @@ export function contentFilterFailure(context: CallContext, raw: string | undefin
   });
 }
 
+/** A filtered answer is a failure unless the model said it refuses: a refusal is an answer. */
 export function unlessFiltered(response: ModelResponse, context: CallContext): ModelResponse {
-  if (response.finish_reason === 'content_filter') {
+  if (response.finish_reason === 'content_filter' && refusalOf(response) === undefined) {
     throw contentFilterFailure(context, response.raw_finish_reason, false);
   }
   return response;
+}
+
+/**
+ * The words of a refusal whose provider gives none of its own (Anthropic's `refusal` stop without
+ * `stop_details`, Gemini's safety blocks): which provider declined, and its reason.
+ */
+export function refusalSentence(context: CallContext, raw: string): string {
+  return `${context.provider} declined to answer (${scrubProviderCode(raw) ?? 'unrecognized reason'}).`;
 }

@@ -10,6 +10,7 @@ function carriesContent(part: StreamPart): boolean {
   const delta = part.delta.delta;
   if (delta.type === 'text') return delta.text !== '';
   if (delta.type === 'reasoning') return Boolean(delta.text);
+  if (delta.type === 'refusal') return delta.text !== '';
   return true;
 }
 
@@ -26,10 +27,13 @@ export async function* guardStream(
 ): AsyncGenerator<StreamPart> {
   let emitted = false;
   let finished = false;
+  // A content_filter finish after a refusal is the refusal's end, not a withheld answer.
+  let refused = false;
   try {
     for await (const part of parts) {
       if (finished) break;
-      if (part.type === 'finish' && part.finish_reason === 'content_filter') {
+      if (part.type === 'delta' && part.delta.delta.type === 'refusal') refused = true;
+      if (part.type === 'finish' && part.finish_reason === 'content_filter' && !refused) {
         throw contentFilterFailure(context, part.raw_finish_reason, emitted);
       }
       if (part.type === 'finish') finished = true;

@@ -63,9 +63,12 @@ export interface Door {
   stop: () => Promise<void>;
 }
 
-/** A local Valve serving `catalog`: the door's own by default. */
-export async function startDoor(catalog: unknown = doorCatalog): Promise<Door> {
-  const valve = await startValve({ catalog });
+/** A local Valve serving `catalog` (the door's own by default), with any extra variables (provider keys). */
+export async function startDoor(
+  catalog: unknown = doorCatalog,
+  vars?: Record<string, string>,
+): Promise<Door> {
+  const valve = await startValve({ catalog, vars });
   const dir = mkdtempSync(join(tmpdir(), 'valve-door-'));
   const root = await (await fetch(`${valve.url}/v1/trust-root`)).json();
   writeFileSync(join(dir, 'root.json'), JSON.stringify(root));

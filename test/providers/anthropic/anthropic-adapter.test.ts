@@ -7,6 +7,7 @@ import tooLong from '../../fixtures/providers/anthropic/error-prompt-too-long.js
 import rateLimit from '../../fixtures/providers/anthropic/error-rate-limit.json';
 import spendLimit from '../../fixtures/providers/anthropic/error-spend-limit.json';
 import jsonTool from '../../fixtures/providers/anthropic/json-tool.json';
+import refusalJson from '../../fixtures/providers/anthropic/refusal.json';
 import textJson from '../../fixtures/providers/anthropic/text.json';
 import textSse from '../../fixtures/providers/anthropic/text.sse.json';
 import {
@@ -113,15 +114,28 @@ describe('anthropic adapter: the answer', () => {
     });
   });
 
-  it('maps an unknown stop reason to other and refusal to a content_filter failure', async () => {
+  it('maps an unknown stop reason to other', async () => {
     const unknown = { ...textJson, stop_reason: 'pause_turn' };
     const first = fakeFetch(() => jsonResponse(unknown));
     expect((await anthropicAdapter.generate(trustRequest, callOptions(first.fetch))).finish_reason).toBe(
       'other',
     );
-    const refusal = fakeFetch(() => jsonResponse({ ...textJson, stop_reason: 'refusal' }));
-    const error = await rejection(anthropicAdapter.generate(trustRequest, callOptions(refusal.fetch)));
-    expect(error).toMatchObject({ kind: 'content_filter', provider_code: 'refusal' });
+  });
+
+  it('answers a refusal stop as a refusal in stop_details’ words, dropping the text before it', async () => {
+    const { fetch } = fakeFetch(() => jsonResponse(refusalJson));
+    const response = await anthropicAdapter.generate(trustRequest, callOptions(fetch));
+    expect(response.message.content).toEqual([
+      { type: 'refusal', refusal: 'This request was declined because it could enable cyber harm.' },
+    ]);
+    expect(response.finish_reason).toBe('content_filter');
+    expect(response.raw_finish_reason).toBe('refusal');
+    // Without stop_details, Valve says who declined and why.
+    const bare = fakeFetch(() => jsonResponse({ ...textJson, stop_reason: 'refusal' }));
+    const plain = await anthropicAdapter.generate(trustRequest, callOptions(bare.fetch));
+    expect(plain.message.content).toEqual([
+      { type: 'refusal', refusal: 'anthropic declined to answer (refusal).' },
+    ]);
   });
 
   it('streams text and finishes at message_stop with the final usage', async () => {
@@ -136,6 +150,44 @@ describe('anthropic adapter: the answer', () => {
       usage: { input_tokens: 12, output_tokens: 30 },
       model: 'claude-sonnet-4-5-20250929',
     });
+  });
+});
+
+describe('anthropic adapter: a refusal stop in a stream', () => {
+  const refusedAfter = (text: boolean) => {
+    const events = structuredClone(textSse).events.filter(
+      (e) => text || (e.data as { type: string }).type !== 'content_block_delta',
+    );
+    for (const e of events) {
+      const data = e.data as { type: string; delta?: Record<string, unknown> };
+      if (data.type === 'message_delta') {
+        data.delta = {
+          stop_reason: 'refusal',
+          stop_details: { type: 'refusal', category: 'cyber', explanation: 'Declined: cyber harm.' },
+        };
+      }
+    }
+    return { events };
+  };
+
+  it('is a refusal delta in stop_details’ words, then a content_filter finish, when no text came first', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(refusedAfter(false))));
+    const { parts, error } = await drain(anthropicAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    expect(parts.flatMap((p) => (p.type === 'delta' ? [p.delta.delta] : []))).toEqual([
+      { type: 'refusal', text: 'Declined: cyber harm.' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      finish_reason: 'content_filter',
+      raw_finish_reason: 'refusal',
+    });
+  });
+
+  it('stays a content_filter failure with emitted_deltas when text was already streamed', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(refusedAfter(true))));
+    const { error } = await drain(anthropicAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toMatchObject({ kind: 'content_filter', provider_code: 'refusal', emitted_deltas: true });
   });
 });
 

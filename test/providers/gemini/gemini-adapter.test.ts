@@ -106,17 +106,48 @@ describe('gemini adapter: the answer', () => {
     expect(response.usage.cache_read_tokens).toBe(16);
   });
 
-  it('fails with content_filter on a blocked prompt and on a SAFETY finish', async () => {
+  it('answers a blocked prompt and a SAFETY finish as refusals that name the reason', async () => {
     const blocked = fakeFetch(() => jsonResponse(promptBlocked));
-    expect(await rejection(geminiAdapter.generate(trustRequest, callOptions(blocked.fetch)))).toMatchObject({
-      kind: 'content_filter',
-      provider_code: 'PROHIBITED_CONTENT',
+    const prompt = await geminiAdapter.generate(trustRequest, callOptions(blocked.fetch));
+    expect(prompt).toMatchObject({
+      message: { content: [{ type: 'refusal', refusal: 'gemini declined to answer (PROHIBITED_CONTENT).' }] },
+      finish_reason: 'content_filter',
+      raw_finish_reason: 'PROHIBITED_CONTENT',
+      usage: { input_tokens: 9 },
     });
     const safety = fakeFetch(() => jsonResponse(safetyFinish));
-    expect(await rejection(geminiAdapter.generate(trustRequest, callOptions(safety.fetch)))).toMatchObject({
-      kind: 'content_filter',
-      provider_code: 'SAFETY',
+    const answer = await geminiAdapter.generate(
+      { ...trustRequest, output: { schema: { type: 'object' } } },
+      callOptions(safety.fetch),
+    );
+    expect(answer).toMatchObject({
+      message: { content: [{ type: 'refusal', refusal: 'gemini declined to answer (SAFETY).' }] },
+      finish_reason: 'content_filter',
+      raw_finish_reason: 'SAFETY',
     });
+  });
+
+  it('still fails with content_filter on a RECITATION finish, which cuts an answer rather than refuse it', async () => {
+    const body = structuredClone(safetyFinish);
+    (body.candidates[0] as { finishReason: string }).finishReason = 'RECITATION';
+    const { fetch } = fakeFetch(() => jsonResponse(body));
+    expect(await rejection(geminiAdapter.generate(trustRequest, callOptions(fetch)))).toMatchObject({
+      kind: 'content_filter',
+      provider_code: 'RECITATION',
+    });
+  });
+
+  it('streams a blocked prompt as a refusal delta and a content_filter finish', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames({ events: [{ data: promptBlocked }] })));
+    const { parts, error } = await drain(geminiAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    expect(parts).toMatchObject([
+      {
+        type: 'delta',
+        delta: { delta: { type: 'refusal', text: 'gemini declined to answer (PROHIBITED_CONTENT).' } },
+      },
+      { type: 'finish', finish_reason: 'content_filter', raw_finish_reason: 'PROHIBITED_CONTENT' },
+    ]);
   });
 
   it('maps an unknown finish reason to other', async () => {

@@ -4,6 +4,8 @@ import { openaiAdapter } from '../../../src/providers/openai/openai-adapter';
 import contextLength from '../../fixtures/providers/openai/error-context-length.json';
 import insufficientQuota from '../../fixtures/providers/openai/error-insufficient-quota.json';
 import invalidKey from '../../fixtures/providers/openai/error-invalid-key.json';
+import refusalJson from '../../fixtures/providers/openai/refusal.json';
+import refusalSse from '../../fixtures/providers/openai/refusal.sse.json';
 import textJson from '../../fixtures/providers/openai/text.json';
 import textSse from '../../fixtures/providers/openai/text.sse.json';
 import toolCall from '../../fixtures/providers/openai/tool-call.json';
@@ -184,6 +186,40 @@ describe('openai adapter: the answer', () => {
       openaiAdapter.generate({ ...trustRequest, output: { schema: {} } }, callOptions(fetch)),
     );
     expect(error.kind).toBe('invalid_response');
+  });
+
+  it('answers a refusal as a refusal block, not text and not JSON to parse, finishing content_filter', async () => {
+    const { fetch } = fakeFetch(() => jsonResponse(refusalJson));
+    const response = await openaiAdapter.generate(
+      { ...trustRequest, output: { schema: { type: 'object' } } },
+      callOptions(fetch),
+    );
+    expect(response.message.content).toEqual([
+      { type: 'refusal', refusal: "I'm sorry, I cannot assist with that request." },
+    ]);
+    expect(response.finish_reason).toBe('content_filter');
+    expect(response.raw_finish_reason).toBe('stop');
+    expect(response.usage).toMatchObject({ input_tokens: 81, output_tokens: 11 });
+    expect(response.warnings).toBeUndefined();
+  });
+
+  it('streams delta.refusal as refusal deltas and finishes content_filter', async () => {
+    const { fetch } = fakeFetch(() => sseResponse(sseFrames(refusalSse)));
+    const { parts, error } = await drain(openaiAdapter.stream(trustRequest, callOptions(fetch)));
+    expect(error).toBeUndefined();
+    expect(streamedText(parts)).toBe('');
+    const deltas = parts.flatMap((p) => (p.type === 'delta' ? [p.delta.delta] : []));
+    expect(deltas).toEqual([
+      { type: 'refusal', text: "I'm sorry, " },
+      { type: 'refusal', text: 'I cannot assist ' },
+      { type: 'refusal', text: 'with that request.' },
+    ]);
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      finish_reason: 'content_filter',
+      raw_finish_reason: 'stop',
+      usage: { input_tokens: 81, output_tokens: 11 },
+    });
   });
 
   it('streams deltas and finishes only at [DONE], with the usage chunk', async () => {
