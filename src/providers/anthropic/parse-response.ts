@@ -22,7 +22,8 @@ export function mapAnthropicUsage(usage: AnthropicUsage | null | undefined): Usa
     output_tokens: usage?.output_tokens ?? 0,
     cache_read_tokens: cacheRead,
     cache_write_tokens: cacheWrite,
-    reasoning_tokens: 0,
+    // Thinking is part of output_tokens, billed at the output price, never added to it.
+    reasoning_tokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
   };
 }
 

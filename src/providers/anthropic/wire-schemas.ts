@@ -8,6 +8,12 @@ export const anthropicUsageSchema = z.looseObject({
   output_tokens: z.number().int().nullish(),
   cache_creation_input_tokens: z.number().int().nullish(),
   cache_read_input_tokens: z.number().int().nullish(),
+  /**
+   * The thinking inside `output_tokens`, where the API reports it. Not on the reference pages cited
+   * above; read as public clients read it from the live API (`usage.output_tokens_details
+   * .thinking_tokens`), and absent means Valve reports 0.
+   */
+  output_tokens_details: z.looseObject({ thinking_tokens: z.number().int().nullish() }).nullish(),
 });
 export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
 

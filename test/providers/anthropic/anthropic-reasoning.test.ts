@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, ReasoningSetting } from '../../../src/model/model-request';
 import { anthropicAdapter } from '../../../src/providers/anthropic/anthropic-adapter';
+import { mapAnthropicUsage } from '../../../src/providers/anthropic/parse-response';
 import text from '../../fixtures/providers/anthropic/text.json';
 import { callOptions, fakeFetch, jsonResponse, trustRequest } from '../fake-fetch';
 
@@ -52,5 +53,13 @@ describe('anthropic adapter: reasoning', () => {
     expect(response.warnings?.map((w) => w.message)).toEqual([
       'anthropic does not take reasoning with this value or request; it was not sent.',
     ]);
+  });
+});
+
+describe('anthropic usage: thinking tokens', () => {
+  it('reports the thinking inside output_tokens as reasoning tokens, and 0 when the answer gives no count', () => {
+    const usage = { input_tokens: 10, output_tokens: 41, output_tokens_details: { thinking_tokens: 34 } };
+    expect(mapAnthropicUsage(usage)).toMatchObject({ output_tokens: 41, reasoning_tokens: 34 });
+    expect(mapAnthropicUsage({ input_tokens: 10, output_tokens: 41 })).toMatchObject({ reasoning_tokens: 0 });
   });
 });
