@@ -270,13 +270,25 @@ export const reasonRequestSchema = z
   });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;
 
+/** Every media part of a request with its place (`context[0].media[1]`): context items', then user turns'. */
+export function mediaPartsWithPlace(
+  request: Pick<ReasonRequest, 'context' | 'conversation'>,
+): { path: string; part: MediaPart }[] {
+  const placed: { path: string; part: MediaPart }[] = [];
+  for (const [i, item] of (request.context ?? []).entries())
+    for (const [j, part] of (item.media ?? []).entries())
+      placed.push({ path: `context[${i}].media[${j}]`, part });
+  for (const [i, turn] of (request.conversation ?? []).entries()) {
+    if (turn.role !== 'user') continue;
+    for (const [j, part] of (turn.media ?? []).entries())
+      placed.push({ path: `conversation[${i}].media[${j}]`, part });
+  }
+  return placed;
+}
+
 /** Every media part of a request, in order: its context items', then its user turns'. */
 export function mediaPartsOf(request: Pick<ReasonRequest, 'context' | 'conversation'>): MediaPart[] {
-  const parts: MediaPart[] = [];
-  for (const item of request.context ?? []) if (item.media) parts.push(...item.media);
-  for (const turn of request.conversation ?? [])
-    if (turn.role === 'user' && turn.media) parts.push(...turn.media);
-  return parts;
+  return mediaPartsWithPlace(request).map(({ part }) => part);
 }
 
 interface PlacedPart {

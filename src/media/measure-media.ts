@@ -1,5 +1,5 @@
 import type { MediaPart } from '../contracts/media-part';
-import type { ReasonRequest } from '../contracts/reason-request';
+import { mediaPartsWithPlace, type ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import {
   audioTokens,
@@ -66,23 +66,10 @@ export interface MeasuredMedia {
   priced: MediaPricing[];
 }
 
-/** Each media part of the request with its place: context items', then user turns', as mediaPartsOf. */
-function placedParts(request: Pick<ReasonRequest, 'context' | 'conversation'>): [string, MediaPart][] {
-  const placed: [string, MediaPart][] = [];
-  for (const [i, item] of (request.context ?? []).entries())
-    for (const [j, part] of (item.media ?? []).entries()) placed.push([`context[${i}].media[${j}]`, part]);
-  for (const [i, turn] of (request.conversation ?? []).entries()) {
-    if (turn.role !== 'user') continue;
-    for (const [j, part] of (turn.media ?? []).entries())
-      placed.push([`conversation[${i}].media[${j}]`, part]);
-  }
-  return placed;
-}
-
 /** Every media part of the request (context items' and user turns'), as the planner's token estimate. */
 export async function measureMedia(request: ReasonRequest): Promise<MeasuredMedia> {
   const measured: MeasuredMedia = { tokens: 0, priced: [] };
-  for (const [path, part] of placedParts(request)) {
+  for (const { path, part } of mediaPartsWithPlace(request)) {
     const { tokens, basis, why } = await measurePart(part);
     measured.tokens += tokens;
     measured.priced.push({ path, type: part.type, tokens, basis, why });

@@ -1,4 +1,5 @@
 import { concatBytes } from '../../src/encoding/bytes';
+import { pdfOfObjects } from './media-samples';
 
 // Media files crafted to look smaller than they are, each with what a real decoder reads from it: a
 // PDF reader walks the page tree's /Kids from the catalog, whatever the names are spelled with or
@@ -17,28 +18,13 @@ export interface Hostile {
 
 const encoder = new TextEncoder();
 
-/** A PDF of `objects` (object 1 is the catalog), with a correct cross-reference table. */
-function pdfWith(objects: string[]): Uint8Array {
-  let pdf = '%PDF-1.7\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return encoder.encode(pdf);
-}
-
 /**
  * `pages` pages whose names are spelled with #xx escapes (`/P#61ge`, `/C#6funt`), and one plain page
  * outside the tree as a decoy: a reader renders the tree's pages.
  */
 export function escapedNamesPdf(pages: number): Hostile {
   const kids = Array.from({ length: pages }, (_, i) => `${4 + i} 0 R`).join(' ');
-  const bytes = pdfWith([
+  const bytes = pdfOfObjects([
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /P#61ges /Kids [${kids}] /C#6funt ${pages} >>`,
     '<< /Type /Page /MediaBox [0 0 612 792] >>',
@@ -59,7 +45,7 @@ export function escapedNamesPdf(pages: number): Hostile {
  */
 export function typelessTreePdf(pages: number, { decoy = false } = {}): Hostile {
   const kids = Array.from({ length: pages }, (_, i) => `${3 + i} 0 R`).join(' ');
-  const bytes = pdfWith([
+  const bytes = pdfOfObjects([
     '<< /Pages 2 0 R >>',
     `<< /Kids [${kids}] /MediaBox [0 0 612 792] >>`,
     ...Array.from({ length: pages }, () => '<< /Parent 2 0 R >>'),

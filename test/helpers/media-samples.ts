@@ -59,7 +59,12 @@ export function pdfOf(pages: number, text = 'Invoice 42: total 100 EUR'): Uint8A
         : '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
     ),
   ];
-  let pdf = '%PDF-1.4\n';
+  return pdfOfObjects(objects, '1.4');
+}
+
+/** A PDF of `objects` (object 1 is the catalog), with a correct cross-reference table. */
+export function pdfOfObjects(objects: string[], version = '1.7'): Uint8Array {
+  let pdf = `%PDF-${version}\n`;
   const offsets: number[] = [];
   objects.forEach((object, i) => {
     offsets.push(pdf.length);
