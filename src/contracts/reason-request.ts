@@ -97,6 +97,25 @@ export const toolCallSchema = z.strictObject({
 });
 export type ToolCallTurnCall = z.infer<typeof toolCallSchema>;
 
+/**
+ * A piece of a model's reasoning as it answered (seed 000's `reasoning` block, seed 001's
+ * `LucentThinking`): thinking text or a summary of it, and the opaque state a provider asks to be sent
+ * back (Anthropic's `signature` and `redacted_thinking` data, Gemini's `thoughtSignature`, which
+ * `toolCallId` ties to the call it came with). `provider` and `model` name the catalog model that
+ * produced it: an assistant turn's items are replayed to that model unchanged and to no other.
+ */
+export const reasoningItemSchema = z.strictObject({
+  provider: z.string().min(1).max(64),
+  model: z.string().min(1).max(256),
+  text: z.string().optional(),
+  /** The text is the provider's summary of its thinking, not the thinking itself. */
+  summary: z.boolean().optional(),
+  signature: z.string().min(1).optional(),
+  redactedData: z.string().min(1).optional(),
+  toolCallId: toolCallIdSchema.optional(),
+});
+export type ReasoningItem = z.infer<typeof reasoningItemSchema>;
+
 /** The user's own turn: its text, and the images, audio and PDFs the user sent with it. */
 export const userTurnSchema = z.strictObject({
   role: z.literal('user'),
@@ -110,6 +129,8 @@ export const assistantTurnSchema = z
     role: z.literal('assistant'),
     content: z.string().optional(),
     toolCalls: z.array(toolCallSchema).min(1).max(128).optional(),
+    /** The reasoning that came with the turn, as the answer gave it: sent back to the model that made it. */
+    reasoning: z.array(reasoningItemSchema).max(256).optional(),
   })
   .refine((turn) => turn.content !== undefined || turn.toolCalls !== undefined, {
     message: 'an assistant turn needs content, toolCalls or both',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidSchema } from './reason-request';
+import { reasoningItemSchema, uuidSchema } from './reason-request';
 
 // The Reason response (schemas/reason-response.schema.json).
 
@@ -141,6 +141,8 @@ export const reasonResponseSchema = z.strictObject({
   receiptId: uuidSchema,
   task: z.string(),
   output: reasonOutputSchema,
+  /** The model's reasoning, when it gave any: send it back in the assistant turn that continues. */
+  reasoning: z.array(reasoningItemSchema).optional(),
   toolCalls: z.array(toolCallSchema),
   finishReason: finishReasonSchema,
   model: answeringModelSchema,

@@ -17,10 +17,27 @@ export interface MediaBlock {
   filename?: string;
 }
 
+/**
+ * The model's reasoning (seed 000's `reasoning` block): thinking or summary text, and the opaque state
+ * its provider asks back — Anthropic's `signature` and `redacted_thinking` data (`redacted`), Gemini's
+ * `thoughtSignature`, which `call_id` ties to the function call it came with. In a request, `origin`
+ * names the model that produced it: a block is sent only to that model (reason/replayable-reasoning.ts).
+ */
+export interface ReasoningBlock {
+  type: 'reasoning';
+  text?: string;
+  signature?: string;
+  redacted?: string;
+  /** The text is the provider's summary of its thinking. */
+  summary?: boolean;
+  call_id?: string;
+  origin?: { provider: string; model: string };
+}
+
 export type ContentBlock =
   | { type: 'text'; text: string }
   | MediaBlock
-  | { type: 'reasoning'; text?: string; signature?: string; redacted?: string }
+  | ReasoningBlock
   /** The model declined to answer, in its own words (seed 001's refusal block); never the answer's text. */
   | { type: 'refusal'; refusal: string }
   | { type: 'json'; value: unknown }

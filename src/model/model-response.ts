@@ -30,7 +30,18 @@ export interface ModelResponse {
 
 export type BlockDelta =
   | { type: 'text'; text: string }
-  | { type: 'reasoning'; text?: string; signature?: string }
+  /**
+   * A piece of reasoning: text, a signature closing a block, redacted data (a block of its own), or a
+   * signature that rides on a tool call (`call_id`, Gemini). A new `index` starts a new block.
+   */
+  | {
+      type: 'reasoning';
+      text?: string;
+      signature?: string;
+      redacted?: string;
+      summary?: boolean;
+      call_id?: string;
+    }
   /** A piece of a refusal (seed 001's refusal delta). */
   | { type: 'refusal'; text: string }
   | { type: 'tool_call'; id?: string; name?: string; args_fragment?: string };

@@ -7,6 +7,7 @@ import { contentOf, joinSegments, mediaBlockOf, type Segment } from './media-blo
 import { serializeContent } from './normalize-content';
 import { type NormalizeCounts, normalizeText } from './normalize-text';
 import { policyText } from './policy-text';
+import { reasoningBlockOf } from './reasoning-block';
 import { renderMediaRegion, renderRegion } from './render-region';
 import { renderToolResult } from './render-tool-result';
 import { type Tally, tallyWarnings } from './tally-warnings';
@@ -156,8 +157,13 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     // `<|im_start|>system` in a "previous answer" must not reach a chat template as a role switch. Its
     // calls go in the provider's tool-call channel (never a system part), with the arguments as the
     // structured value the model produced.
-    const content: Message['content'] =
-      turn.content === undefined ? [] : text(escapeData(normalize(`turn ${index + 1}`, turn.content)));
+    // Its reasoning is the answering model's own state, sent back to that model unchanged (a signature
+    // covers the bytes) in the provider's reasoning field, never as text: reason/replayable-reasoning.ts
+    // drops it for any other model.
+    const content: Message['content'] = (turn.reasoning ?? []).map(reasoningBlockOf);
+    if (turn.content !== undefined) {
+      content.push({ type: 'text', text: escapeData(normalize(`turn ${index + 1}`, turn.content)) });
+    }
     for (const call of turn.toolCalls ?? []) {
       callNames.set(call.id, call.name);
       content.push({ type: 'tool_call', id: call.id, name: call.name, args: call.arguments });

@@ -6,6 +6,8 @@ import type { ParsedJson } from './check-output';
 import { decisionOf } from './decision-of';
 import type { PreparedReason } from './prepare-reason';
 import { reasonUsageOf } from './reason-usage-of';
+import { reasoningItemsOf } from './reasoning-items';
+import { unreplayedWarnings } from './replayable-reasoning';
 import { wellFormedDeep } from './well-formed';
 
 /**
@@ -25,10 +27,13 @@ export function answerOf(
   const { output, toolCalls, invalidToolCalls, warnings } = buildOutput(request, response, prompt, json);
   const decision = decisionOf(plan, attempts, budget);
   if (invalidToolCalls.length > 0) decision.invalidToolCalls = invalidToolCalls;
+  const origin = { provider: attempt.provider, model: attempt.model };
+  const reasoning = reasoningItemsOf(response.message.content, origin);
   const answer: UnsignedResponse = {
     receiptId: prepared.receiptId,
     task: request.task,
     output,
+    ...(reasoning.length > 0 && { reasoning }),
     toolCalls,
     finishReason: response.finish_reason,
     model: { provider: attempt.provider, model: attempt.model, region: attempt.region },
@@ -38,6 +43,7 @@ export function answerOf(
     decision,
     warnings: [
       ...prompt.warnings,
+      ...unreplayedWarnings(request, origin),
       ...(response.warnings ?? []),
       ...warnings,
       ...invalidToolCalls.map((call) => ({

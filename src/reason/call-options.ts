@@ -2,6 +2,7 @@ import type { CallOptions, WorkersAiBinding } from '../model/model-adapter';
 import type { ModelRequest } from '../model/model-request';
 import type { CatalogModel, CatalogProvider } from '../policy/catalog';
 import type { ReasonDeps } from './prepare-reason';
+import { replayableReasoning } from './replayable-reasoning';
 import type { AttemptInput, LoopDeps } from './run-attempts';
 
 export interface CallDeps extends LoopDeps {
@@ -52,12 +53,15 @@ export function forModel(request: ModelRequest, entry: CatalogModel): ModelReque
 
 /**
  * The model request one attempt sends: the model's JSON strategy, the attempt's `max_tokens`, and its
- * thinking as resolved for its model (the caller's ask replaced by what this model is told).
+ * thinking as resolved for its model (the caller's ask replaced by what this model is told), and the
+ * conversation's reasoning only where this model produced it.
  */
 export function attemptRequest(request: ModelRequest, input: AttemptInput): ModelRequest {
   const { reasoning: _ask, ...settings } = request.settings ?? {};
+  const { attempt } = input;
   return {
-    ...forModel(request, input.attempt.entry),
+    ...forModel(request, attempt.entry),
+    messages: replayableReasoning(request.messages, { provider: attempt.provider, model: attempt.model }),
     settings: {
       ...settings,
       max_tokens: input.maxTokens,

@@ -1,7 +1,7 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { createDepthScanner } from '../encoding/json-depth';
 import { estimateTokens } from '../model/estimate-tokens';
-import type { ContentBlock } from '../model/message';
+import type { ContentBlock, ReasoningBlock } from '../model/message';
 import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
 import { parseToolArguments } from '../providers/shared/message-text';
 import type { StreamEvent } from '../streaming/stream-events';
@@ -30,13 +30,14 @@ export interface AssemblerOptions {
 /**
  * Turns one attempt's neutral stream parts into Valve's events (README "Streaming")
  * and assembles exactly what was sent into a ModelResponse, so the terminal response — and its receipt —
- * is built from what the caller received. Reasoning is kept for usage but never sent. Tool calls are
+ * is built from what the caller received. Reasoning text is sent as `response.reasoning.delta`; its
+ * opaque state (signatures, redacted data) comes whole in the finished answer. Tool calls are
  * keyed by their block index, may interleave, and close (completed or error) at the finish, after their
  * arguments were parsed and validated against the tool's inputSchema.
  */
 export class StreamAssembler {
   private text = '';
-  private reasoning = '';
+  private readonly reasoning: { index: number; block: ReasoningBlock }[] = [];
   private refusal: string | undefined;
   private readonly calls = new Map<number, Call>();
   private readonly order: Call[] = [];
@@ -53,7 +54,9 @@ export class StreamAssembler {
       if (!this.options.holdText && delta.text !== '')
         this.send({ type: 'response.output_text.delta', delta: delta.text });
     } else if (delta.type === 'reasoning') {
-      this.reasoning += delta.text ?? '';
+      this.addReasoning(message.index, delta);
+      // Thinking text is model output the caller may show; signatures travel in the finished answer.
+      if (delta.text) this.send({ type: 'response.reasoning.delta', delta: delta.text });
     } else if (delta.type === 'refusal') {
       // Needs no validation, so it is sent as it arrives, in JSON mode too.
       this.refusal = (this.refusal ?? '') + delta.text;
@@ -90,6 +93,33 @@ export class StreamAssembler {
     return this.unreadableCall;
   }
 
+  /**
+   * A reasoning delta joins the block of its index until that block is closed by a signature; redacted
+   * data and a signature that rides on a tool call are blocks of their own.
+   */
+  private addReasoning(index: number, delta: Extract<MessageDelta['delta'], { type: 'reasoning' }>): void {
+    const { text, signature, redacted, summary, call_id } = delta;
+    const last = this.reasoning.at(-1);
+    const joins =
+      last !== undefined &&
+      last.index === index &&
+      redacted === undefined &&
+      call_id === undefined &&
+      last.block.redacted === undefined &&
+      last.block.call_id === undefined &&
+      last.block.signature === undefined;
+    if (!joins) {
+      const block: ReasoningBlock = { type: 'reasoning' };
+      if (redacted !== undefined) block.redacted = redacted;
+      if (summary) block.summary = true;
+      if (call_id !== undefined) block.call_id = call_id;
+      this.reasoning.push({ index, block });
+    }
+    const block = (this.reasoning.at(-1) as { block: ReasoningBlock }).block;
+    if (text) block.text = (block.text ?? '') + text;
+    if (signature) block.signature = signature;
+  }
+
   /** Whether any event of this attempt reached the caller. */
   get sent(): boolean {
     return this.sentAny;
@@ -98,7 +128,7 @@ export class StreamAssembler {
   /** Closes every call with completed or error, and returns the answer as sent. */
   finish(part: Extract<StreamPart, { type: 'finish' }>): ModelResponse {
     const content: ContentBlock[] = [];
-    if (this.reasoning !== '') content.push({ type: 'reasoning', text: this.reasoning });
+    content.push(...this.reasoning.map(({ block }) => block));
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== undefined) content.push({ type: 'refusal', refusal: this.refusal });
     for (const call of this.order) {
@@ -159,7 +189,11 @@ export class StreamAssembler {
       .map(({ delta }) => (delta.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta.text ?? '')))
       .join('');
     return estimateTokens(
-      this.text + this.reasoning + (this.refusal ?? '') + this.order.map((c) => c.args).join('') + extra,
+      this.text +
+        this.reasoning.map(({ block }) => block.text ?? '').join('') +
+        (this.refusal ?? '') +
+        this.order.map((c) => c.args).join('') +
+        extra,
     );
   }
 

@@ -26,7 +26,8 @@ type RequestFields = Pick<
 type ResponseFields = Pick<
   ReasonResponse,
   'output' | 'toolCalls' | 'finishReason' | 'usage' | 'costUsd' | 'model' | 'decision'
->;
+> &
+  Partial<Pick<ReasonResponse, 'reasoning'>>;
 
 const REQUEST_FIELDS = {
   'req.task': 'task',
@@ -91,7 +92,13 @@ function committedFieldValues(request: RequestFields): FieldValues {
 
 export function responseFieldValues(response: ResponseFields): FieldValues {
   return {
-    'res.output': asSent(response.output),
+    // The model's reasoning is output like the answer: committed with it, inside `res.output`, only
+    // when there is some, so an answer without reasoning commits exactly the value it did before.
+    'res.output': asSent(
+      response.reasoning === undefined
+        ? response.output
+        : { ...response.output, reasoning: response.reasoning },
+    ),
     'res.toolCalls': asSent(response.toolCalls),
     'res.meta': asSent({
       finishReason: response.finishReason,

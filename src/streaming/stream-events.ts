@@ -53,6 +53,8 @@ export type StreamEvent =
   | { type: 'response.output_text.delta'; delta: string }
   /** A piece of the model's refusal (seed 001's refusal delta), sent as it arrives; never answer text. */
   | { type: 'response.refusal.delta'; delta: string }
+  /** The model's thinking text (or its provider's summary of it), as it arrives. */
+  | { type: 'response.reasoning.delta'; delta: string }
   | ToolCallEvent
   | { type: 'response.completed'; response: MaybeSignedResponse }
   | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }

@@ -44,11 +44,28 @@ function blocksOf(message: Message, context: CallContext): WireBlock[] {
   if (message.role === 'tool') {
     return [{ type: 'tool_result', tool_use_id: message.call_id ?? '', content: text }];
   }
-  const blocks: WireBlock[] = text === '' ? [] : [{ type: 'text', text }];
+  // A turn's thinking goes back first and unchanged, as Claude gave it: its signature covers the text.
+  const blocks: WireBlock[] = message.role === 'assistant' ? thinkingBlocksOf(message) : [];
+  if (text !== '') blocks.push({ type: 'text', text });
   for (const call of toolCallsOf(message)) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
   }
   return blocks;
+}
+
+/**
+ * An assistant turn's thinking as Claude's `thinking` (text and signature) and `redacted_thinking`
+ * blocks (https://platform.claude.com/docs/en/build-with-claude/extended-thinking, "Preserving thinking
+ * blocks"). Unsigned text (a summary, another provider's thinking) is never sent: Claude takes only
+ * the blocks it signed.
+ */
+function thinkingBlocksOf(message: Message): WireBlock[] {
+  return message.content.flatMap((block): WireBlock[] => {
+    if (block.type !== 'reasoning') return [];
+    if (block.redacted !== undefined) return [{ type: 'redacted_thinking', data: block.redacted }];
+    if (block.signature === undefined || block.summary) return [];
+    return [{ type: 'thinking', thinking: block.text ?? '', signature: block.signature }];
+  });
 }
 
 /** Non-system turns, consecutive turns of one role merged (tool results travel in user turns). */

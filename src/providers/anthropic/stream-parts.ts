@@ -62,6 +62,12 @@ export async function* anthropicStreamParts(
         if (block?.type === 'tool_use' && request.output && block.name === jsonToolName) {
           jsonBlocks.add(index);
           answeredJson = true;
+        } else if (block?.type === 'redacted_thinking' && block.data) {
+          // Thinking the safety system encrypted comes whole, at the block's start, with no deltas.
+          yield part({
+            type: 'delta',
+            delta: { message_id: messageId, index, delta: { type: 'reasoning', redacted: block.data } },
+          });
         } else if (block?.type === 'tool_use') {
           yield part({
             type: 'delta',

@@ -28,6 +28,7 @@ function partsOf(
   message: Message,
   callNames: Map<string, string>,
   context: CallContext,
+  gemini3: boolean,
 ): Record<string, unknown>[] {
   const segments = mediaSegments(message, 'gemini', context);
   if (segments) {
@@ -40,21 +41,62 @@ function partsOf(
     const name = message.tool ?? callNames.get(message.call_id ?? '') ?? message.call_id ?? 'tool';
     return [{ functionResponse: { name, response: { content: text } } }];
   }
-  const parts: Record<string, unknown>[] = text === '' ? [] : [{ text }];
+  const signatures = signaturesOf(message);
+  const parts: Record<string, unknown>[] = [];
+  if (text !== '') {
+    parts.push({ text, ...(signatures.onText !== undefined && { thoughtSignature: signatures.onText }) });
+  }
   for (const call of toolCallsOf(message)) {
     callNames.set(call.id, call.name);
-    parts.push({ functionCall: { name: call.name, args: call.args } });
+    const signature = signatures.onCall.get(call.id);
+    parts.push({
+      functionCall: { name: call.name, args: call.args },
+      ...(signature !== undefined && { thoughtSignature: signature }),
+    });
   }
+  if (gemini3 && message.role === 'assistant') signUnsignedStep(parts);
   return parts;
 }
 
+/**
+ * The thought signatures an assistant turn carries back: each on the function call it came with, and
+ * one that came with text (or alone) on the turn's text, exactly as Gemini gave them
+ * (https://ai.google.dev/gemini-api/docs/thought-signatures). Thought summaries are not sent back.
+ */
+function signaturesOf(message: Message): { onCall: Map<string, string>; onText?: string } {
+  const onCall = new Map<string, string>();
+  let onText: string | undefined;
+  for (const block of message.content) {
+    if (block.type !== 'reasoning' || block.signature === undefined) continue;
+    if (block.call_id !== undefined) onCall.set(block.call_id, block.signature);
+    else onText ??= block.signature;
+  }
+  return { onCall, onText };
+}
+
+/**
+ * Gemini's documented value for a function call whose signature is not there (a turn another model
+ * made, or a history kept without it): Gemini 3 refuses a function-call step without a signature on
+ * its first call, and validates no thinking it does not have.
+ */
+export const skipSignature = 'skip_thought_signature_validator';
+
+function signUnsignedStep(parts: Record<string, unknown>[]): void {
+  const calls = parts.filter((part) => part.functionCall !== undefined);
+  const first = calls[0];
+  if (first !== undefined && calls.every((part) => part.thoughtSignature === undefined)) {
+    first.thoughtSignature = skipSignature;
+  }
+}
+
 function toContents(messages: Message[], context: CallContext): WireContent[] {
+  const gemini3 = /(^|\/)gemini-3/.test(context.model);
   const callNames = new Map<string, string>();
   const out: WireContent[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'model' : 'user';
-    const parts = partsOf(message, callNames, context);
+    const parts = partsOf(message, callNames, context, gemini3);
     const last = out[out.length - 1];
     if (last && last.role === role) last.parts.push(...parts);
     else out.push({ role, parts });

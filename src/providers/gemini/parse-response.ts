@@ -37,22 +37,38 @@ export function readGeminiBody(json: unknown, context: CallContext): GeminiRespo
   return parsed.data;
 }
 
-/** A part as a content block; `thought` parts are reasoning, function calls are tool calls. */
-export function partBlock(part: GeminiPart, index: number): ContentBlock | undefined {
+/**
+ * A part as content blocks: `thought` parts are reasoning (Gemini's summaries of its thinking),
+ * function calls are tool calls, and a `thoughtSignature` (on a call, on text, or on an empty part of
+ * its own) is reasoning state kept to be sent back: on a call, tied to it by `call_id`
+ * (https://ai.google.dev/gemini-api/docs/thought-signatures).
+ */
+export function partBlocks(part: GeminiPart, index: number): ContentBlock[] {
+  const signature = part.thoughtSignature || undefined;
   if (part.functionCall) {
     const args = part.functionCall.args;
-    return {
+    const id = part.functionCall.id ?? `call_${index}`;
+    const call: ContentBlock = {
       type: 'tool_call',
-      id: part.functionCall.id ?? `call_${index}`,
+      id,
       name: part.functionCall.name,
       args:
         typeof args === 'object' && args !== null && !Array.isArray(args)
           ? (args as Record<string, unknown>)
           : {},
     };
+    return signature === undefined ? [call] : [{ type: 'reasoning', signature, call_id: id }, call];
   }
-  if (part.text === undefined || part.text === '') return undefined;
-  return part.thought ? { type: 'reasoning', text: part.text } : { type: 'text', text: part.text };
+  const text = part.text ?? '';
+  if (part.thought) {
+    if (text === '' && signature === undefined) return [];
+    return [
+      { type: 'reasoning', summary: true, ...(text !== '' && { text }), ...(signature && { signature }) },
+    ];
+  }
+  const blocks: ContentBlock[] = text === '' ? [] : [{ type: 'text', text }];
+  if (signature !== undefined) blocks.push({ type: 'reasoning', signature });
+  return blocks;
 }
 
 /** A generateContent JSON answer as a ModelResponse; JSON output text becomes a `json` block. */
@@ -89,7 +105,7 @@ export function parseGeminiResponse(
       emitted_deltas: false,
     });
   }
-  const blocks = (candidate?.content?.parts ?? []).flatMap((part, index) => partBlock(part, index) ?? []);
+  const blocks = (candidate?.content?.parts ?? []).flatMap((part, index) => partBlocks(part, index));
   const calledTools = blocks.some((block) => block.type === 'tool_call');
   const raw = candidate?.finishReason ?? undefined;
   const finish = mapGeminiFinishReason(raw, calledTools);

@@ -6,7 +6,7 @@ import { fail, providerFailure } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
 import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import { classifyGeminiError } from './parse-error';
-import { mapGeminiUsage, partBlock, readGeminiBody } from './parse-response';
+import { mapGeminiUsage, partBlocks, readGeminiBody } from './parse-response';
 
 /**
  * `streamGenerateContent?alt=sse` events as neutral stream parts. Each event is a whole
@@ -56,35 +56,36 @@ export async function* geminiStreamParts(
     }
     const candidate = body.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
-      const block = partBlock(part, index);
-      if (!block) continue;
-      if (block.type !== 'reasoning') yielded = true;
-      if (block.type === 'text') {
-        yield {
-          type: 'delta',
-          delta: { message_id: messageId, index: 0, delta: { type: 'text', text: block.text } },
-        };
-      } else if (block.type === 'reasoning') {
-        yield {
-          type: 'delta',
-          delta: { message_id: messageId, index: 0, delta: { type: 'reasoning', text: block.text } },
-        };
-      } else if (block.type === 'tool_call') {
-        calledTools = true;
-        index++;
-        yield {
-          type: 'delta',
-          delta: {
-            message_id: messageId,
-            index,
+      for (const block of partBlocks(part, index)) {
+        if (block.type !== 'reasoning') yielded = true;
+        if (block.type === 'text') {
+          yield {
+            type: 'delta',
+            delta: { message_id: messageId, index: 0, delta: { type: 'text', text: block.text } },
+          };
+        } else if (block.type === 'reasoning') {
+          const { type, text, signature, summary, call_id } = block;
+          yield {
+            type: 'delta',
+            delta: { message_id: messageId, index: 0, delta: { type, text, signature, summary, call_id } },
+          };
+        } else if (block.type === 'tool_call') {
+          calledTools = true;
+          index++;
+          yield {
+            type: 'delta',
             delta: {
-              type: 'tool_call',
-              id: block.id,
-              name: block.name,
-              args_fragment: JSON.stringify(block.args),
+              message_id: messageId,
+              index,
+              delta: {
+                type: 'tool_call',
+                id: block.id,
+                name: block.name,
+                args_fragment: JSON.stringify(block.args),
+              },
             },
-          },
-        };
+          };
+        }
       }
     }
     if (candidate?.finishReason) raw = candidate.finishReason;

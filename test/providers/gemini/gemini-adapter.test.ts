@@ -86,7 +86,11 @@ describe('gemini adapter: the answer', () => {
     expect(await geminiAdapter.generate(trustRequest, callOptions(fetch))).toEqual({
       message: {
         role: 'assistant',
-        content: [{ type: 'text', text: textJson.candidates[0]?.content.parts[0]?.text }],
+        content: [
+          { type: 'text', text: textJson.candidates[0]?.content.parts[0]?.text },
+          // The signature that came with the text is kept, to be sent back with the turn.
+          { type: 'reasoning', signature: textJson.candidates[0]?.content.parts[0]?.thoughtSignature },
+        ],
       },
       usage: { input_tokens: 9, output_tokens: 28 + 244, cache_read_tokens: 0, reasoning_tokens: 244 },
       finish_reason: 'stop',
@@ -99,6 +103,8 @@ describe('gemini adapter: the answer', () => {
     const { fetch } = fakeFetch(() => jsonResponse(toolCall));
     const response = await geminiAdapter.generate(trustRequest, callOptions(fetch));
     expect(response.message.content).toEqual([
+      // The call's thought signature, tied to the call it must be sent back on.
+      { type: 'reasoning', signature: 'EskgCsYgAb4+9vtF7/499YQS2bjZs3xcQI', call_id: 'call_0' },
       { type: 'tool_call', id: 'call_0', name: 'weather', args: { location: 'San Francisco' } },
     ]);
     expect(response.finish_reason).toBe('tool_calls');
