@@ -72,6 +72,11 @@ export async function* chatChunks(
       case 'response.output_text.delta':
         if (event.delta !== '') yield frame(chunk({ content: event.delta }));
         break;
+      case 'response.reasoning.delta':
+        // Thinking text, in the field OpenAI-compatible servers stream it in; the state to send back
+        // comes whole in the finish chunk's `valve.reasoning`.
+        if (event.delta !== '') yield frame(chunk({ reasoning_content: event.delta }));
+        break;
       case 'response.refusal.delta':
         // OpenAI streams a refusal in `delta.refusal`, apart from the content.
         if (event.delta !== '') yield frame(chunk({ refusal: event.delta }));

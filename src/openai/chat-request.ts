@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { onTheWire } from '../contracts/wire-schema';
 import { valveOptionsSchema } from '../door/valve-options';
 import { chatNeutralFields, ignoredFields } from './neutral-knobs';
+import { reasoningListSchema } from './reasoning-carrier';
 import { argumentsWire, chatContentWire, chatUserContentWire } from './wire-parts';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's
@@ -46,6 +47,10 @@ const assistantMessageSchema = z.strictObject({
   audio: z.null().optional(),
   /** Deprecated form of `tool_calls`, sent as null by SDKs that read it back. */
   function_call: z.null().optional(),
+  /** The thinking text Valve answered for display; what is sent back to the model is `valve.reasoning`. */
+  reasoning_content: z.string().nullish(),
+  /** The reasoning Valve answered with this message, sent back unchanged (reasoning-carrier.ts). */
+  valve: z.strictObject({ reasoning: reasoningListSchema.nullish() }).nullish(),
 });
 
 const toolMessageSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
+import { chatReasoningOf } from './reasoning-carrier';
 
 // A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the
 // completion id; the whole Reason response (receipt, cost, model, decision, warnings) rides in `valve`,
@@ -99,6 +100,7 @@ export function chatCompletionOf(
           content: contentOf(response, held),
           refusal: refusalTextOf(response),
           ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+          ...chatReasoningOf(response),
         },
         finish_reason: finishReasonOf(response, held),
         logprobs: null,

@@ -135,8 +135,10 @@ function turnsOf(
       case 'assistant': {
         const content = textOf(message.content, at, 'assistant');
         const calls = message.tool_calls ?? [];
+        const reasoning = message.valve?.reasoning ?? [];
+        const carried = reasoning.length > 0 ? { reasoning } : {};
         if (calls.length === 0) {
-          pushTurn(i, { role: 'assistant', content });
+          pushTurn(i, { role: 'assistant', content, ...carried });
           return;
         }
         const toolCalls = calls.map((call, j) => {
@@ -156,7 +158,9 @@ function turnsOf(
         });
         pushTurn(
           i,
-          content === '' ? { role: 'assistant', toolCalls } : { role: 'assistant', content, toolCalls },
+          content === ''
+            ? { role: 'assistant', toolCalls, ...carried }
+            : { role: 'assistant', content, toolCalls, ...carried },
         );
         return;
       }

@@ -113,11 +113,12 @@ export const chatNeutralFields = {
 
 /** Responses API knobs Valve does not apply, accepted at their neutral values. */
 export const responsesNeutralFields = {
+  /** Valve always gives a reasoning item's `encrypted_content`, so that is the one thing to include. */
   include: neutralOnly(
     z.array(z.string()),
-    empty,
-    (v) => v.length === 0,
-    'Valve adds nothing to a response: include must be empty',
+    { type: 'array', items: { const: 'reasoning.encrypted_content' } },
+    (v) => v.every((name) => name === 'reasoning.encrypted_content'),
+    'Valve adds nothing else to a response: include may hold only "reasoning.encrypted_content"',
   ),
   background: neutralOnly(
     z.boolean(),

@@ -5,6 +5,7 @@ import type { StreamEvent } from '../streaming/stream-events';
 import { errorOfEvent } from './chat-chunks';
 import { modelIdOf } from './chat-response';
 import { openaiErrorOf } from './openai-error';
+import { responsesReasoningItemOf } from './reasoning-carrier';
 import type { ResponsesRequest } from './responses-request';
 import {
   finishedResponseOf,
@@ -129,6 +130,11 @@ export async function* responsesEvents(
         });
         out += frame('response.output_item.done', { output_index: index, item });
         index++;
+      }
+      const reasoning = responsesReasoningItemOf(response);
+      if (reasoning) {
+        out += frame('response.output_item.added', { output_index: index, item: reasoning });
+        out += frame('response.output_item.done', { output_index: index, item: reasoning });
       }
       out += frame(finished.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
         response: finished,

@@ -2,6 +2,7 @@ import type { ReasonResponse } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
 import { contentOf, modelIdOf, refusalTextOf, valveExtensionOf } from './chat-response';
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
+import { responsesReasoningItemOf } from './reasoning-carrier';
 import type { ResponsesRequest } from './responses-request';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
@@ -101,9 +102,11 @@ export function outputItemsOf(response: ReasonResponse, held: HeldBack) {
   const refusal = refusalTextOf(response);
   const text = contentOf(response, held);
   const part = refusal !== null ? refusalPart(refusal) : text !== null ? outputTextPart(text) : undefined;
+  const reasoning = responsesReasoningItemOf(response);
   return [
     ...(part ? [messageItemOf(messageIdOf(response.receiptId), part, 'completed')] : []),
     ...held.visible.map((call) => functionCallItemOf(call, 'completed')),
+    ...(reasoning ? [reasoning] : []),
   ];
 }
 

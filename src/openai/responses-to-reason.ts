@@ -1,10 +1,11 @@
-import type { Capability, ConversationTurn } from '../contracts/reason-request';
+import type { Capability, ConversationTurn, ReasoningItem } from '../contracts/reason-request';
 import { buildReasonRequest, type InstructionPart, reasoningOfEffort } from '../door/build-reason-request';
 import { invalidParam, type ParamPath } from '../door/invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
 import { argumentsOf, fileProviderOf, partRefusal, userTurnOf } from './chat-to-reason';
 import { type MediaScope, responsesMediaPart, responsesMediaTypes } from './media-parts';
+import { decodeReasoning } from './reasoning-carrier';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or
@@ -95,9 +96,40 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
   const scope: MediaScope = { fileProvider: fileProviderOf(request.model, request.valve) };
   const items: Item[] =
     typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
+  // A `reasoning` item Valve gave goes with the assistant turn next to it: the one it precedes (as
+  // OpenAI orders output) or, when it follows the turn (as Valve orders its output), the one before.
+  let pending: ReasoningItem[] = [];
+  const assistantTurn = (turn: ConversationTurn) => {
+    if (turn.role === 'assistant' && pending.length > 0) {
+      turn.reasoning = [...(turn.reasoning ?? []), ...pending];
+      pending = [];
+    }
+    return turn;
+  };
+  const producesAssistant = (item: Item | undefined) =>
+    item !== undefined &&
+    (item.type === 'function_call' || ((item.type ?? 'message') === 'message' && item.role === 'assistant'));
   items.forEach((item, i) => {
     const at: ParamPath = typeof request.input === 'string' ? ['input'] : ['input', i];
     const type = item.type ?? 'message';
+    if (type === 'reasoning') {
+      const carried = decodeReasoning((item as Record<string, unknown>).encrypted_content, [
+        ...at,
+        'encrypted_content',
+      ]);
+      const last = turns.at(-1);
+      if (producesAssistant(items[i - 1]) && last?.role === 'assistant') {
+        last.reasoning = [...(last.reasoning ?? []), ...carried];
+      } else if (producesAssistant(items[i + 1])) {
+        pending.push(...carried);
+      } else {
+        throw invalidParam(
+          at,
+          'a reasoning item goes next to the assistant message or function_call it came with',
+        );
+      }
+      return;
+    }
     if (type === 'message') {
       const content = (item as Record<string, unknown>).content;
       const where = typeof request.input === 'string' ? at : [...at, 'content'];
@@ -113,7 +145,9 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
         turns.push(userTurnOf(user.text, user.media));
       } else if (item.role === 'assistant') {
         sources.push(i);
-        turns.push({ role: 'assistant', content: textOf(content, where, 'an assistant message') });
+        turns.push(
+          assistantTurn({ role: 'assistant', content: textOf(content, where, 'an assistant message') }),
+        );
       } else throw invalidParam([...at, 'role'], `must be user, assistant, system or developer`);
     } else if (type === 'function_call') {
       const id = stringField(item, 'call_id', at);
@@ -126,10 +160,12 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
       };
       const last = turns.at(-1);
       // Consecutive calls are one assistant turn, as a model emits them.
-      if (last?.role === 'assistant' && last.toolCalls !== undefined) last.toolCalls.push(call);
-      else {
+      if (last?.role === 'assistant' && last.toolCalls !== undefined) {
+        last.toolCalls.push(call);
+        assistantTurn(last);
+      } else {
         sources.push(i);
-        turns.push({ role: 'assistant', toolCalls: [call] });
+        turns.push(assistantTurn({ role: 'assistant', toolCalls: [call] }));
       }
     } else if (type === 'function_call_output') {
       const id = stringField(item, 'call_id', at);
