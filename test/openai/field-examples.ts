@@ -57,7 +57,7 @@ export const responsesExamples: Record<string, FieldExample> = {
   context_management: { value: [], other: [{ type: 'compaction', compact_threshold: 1000 }] },
   conversation: { value: null, other: 'conv_123' },
   image: { value: { context_compression: 'auto' } },
-  include: { value: [], other: ['reasoning.encrypted_content'] },
+  include: { value: ['reasoning.encrypted_content'], other: ['message.output_text.logprobs'] },
   input: { value: 'Say hello.' },
   instructions: { value: 'Be brief.' },
   max_output_tokens: { value: 64 },
