@@ -2,6 +2,8 @@
 
 Run by test/node/clients/python-openai.test.ts against a local Valve:
     python openai_sdk_checks.py BASE_URL API_KEY
+and by python-openai-reasoning.test.ts against one whose model is Claude with extended thinking:
+    python openai_sdk_checks.py BASE_URL API_KEY reasoning
 Prints one JSON line per check: {"check": name, "ok": bool, "detail": str}. Exits 0 either way: the
 test reads the lines and asserts each check.
 """
@@ -48,6 +50,29 @@ def round_trip(name, dump):
 
 model_dump_round_trip = round_trip("model_dump round trip", lambda message: message.model_dump())
 to_dict_round_trip = round_trip("to_dict round trip", lambda message: message.to_dict())
+
+
+def reasoning_round_trip(name, dump):
+    """A Claude-with-thinking tool loop: the assistant message, dumped, carries its reasoning back."""
+
+    @check(name)
+    def run(client):
+        tools = [{"type": "function", "function": {"name": "checkSandboxErrors", "parameters": {"type": "object"}}}]
+        messages = [{"role": "user", "content": "Check the sandbox for errors."}]
+        ask = lambda: client.chat.completions.create(  # noqa: E731
+            model="claude/claude-sonnet-4-6", messages=messages, tools=tools, reasoning_effort="low"
+        )
+        first = ask().choices[0].message
+        messages.append(dump(first))
+        messages.append({"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": "No errors."})
+        second = ask()
+        report(name, second.choices[0].message.content, second.id)
+
+    return run
+
+
+reasoning_model_dump = reasoning_round_trip("model_dump round trip with reasoning", lambda m: m.model_dump())
+reasoning_to_dict = reasoning_round_trip("to_dict round trip with reasoning", lambda m: m.to_dict())
 
 
 @check("models.retrieve with a slash")
@@ -168,6 +193,11 @@ def url_refused(client):
 def main():
     base_url, api_key = sys.argv[1], sys.argv[2]
     client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=0)
+    if sys.argv[3:] == ["reasoning"]:
+        # A Valve whose one model is Claude with extended thinking, on a fake upstream.
+        for run in (reasoning_model_dump, reasoning_to_dict):
+            run(client)
+        return
     checks = (model_dump_round_trip, to_dict_round_trip, retrieve_model, max_tokens, circuit_status, circuit_retry)
     media = (text_baseline, image_part, pdf_part, audio_part, responses_parts, url_refused)
     for run in checks + media:

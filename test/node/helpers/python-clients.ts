@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -42,8 +42,43 @@ export function runCheckScript(script: string, args: string[], timeoutMs = 90_00
     encoding: 'utf8',
     timeout: timeoutMs,
   });
-  if (run.status !== 0) throw new Error(`${script} did not run (${setupHint}):\n${run.stderr}`);
+  if (run.status !== 0) {
+    const why = run.error?.message ?? (run.signal ? `killed by ${run.signal}` : `exit ${run.status}`);
+    throw new Error(`${script} did not run, ${why} (${setupHint}):\n${run.stderr}\n${run.stdout}`);
+  }
   return jsonLines<CheckResult>(run.stdout);
+}
+
+/**
+ * runCheckScript without blocking this process: for a run whose Valve calls a fake upstream served
+ * here, which a synchronous run would keep from answering.
+ */
+export function runCheckScriptAsync(
+  script: string,
+  args: string[],
+  timeoutMs = 90_000,
+): Promise<CheckResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(venvPython, [join(clientsDir, script), ...args], { timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      if (status === 0) resolve(jsonLines<CheckResult>(stdout));
+      else
+        reject(
+          new Error(
+            `${script} did not run, ${signal ? `killed by ${signal}` : `exit ${status}`} (${setupHint}):\n${stderr}\n${stdout}`,
+          ),
+        );
+    });
+  });
 }
 
 /** That the run reported the check `name`, and that it passed (its detail says why not). */
