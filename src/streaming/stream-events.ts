@@ -1,4 +1,4 @@
-import type { MaybeSignedResponse } from '../contracts/reason-response';
+import type { Annotation, MaybeSignedResponse } from '../contracts/reason-response';
 import type { ErrorObject } from '../errors';
 
 // The events of Valve's stream (README "Streaming"); a tool call streams as start, argument deltas,
@@ -53,6 +53,8 @@ export type StreamEvent =
   | { type: 'response.output_text.delta'; delta: string }
   /** A piece of the model's refusal (seed 001's refusal delta), sent as it arrives; never answer text. */
   | { type: 'response.refusal.delta'; delta: string }
+  /** Citations on the text sent so far (seed 001's `annotations` event), as in `output.annotations`. */
+  | { type: 'response.output_text.annotations'; annotations: Annotation[] }
   | ToolCallEvent
   | { type: 'response.completed'; response: MaybeSignedResponse }
   | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }
