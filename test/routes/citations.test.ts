@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { Catalog } from '../../src/policy/catalog';
 import anthropicCitations from '../fixtures/providers/anthropic/citations.json';
 import anthropicCitationsSse from '../fixtures/providers/anthropic/citations.sse.json';
@@ -8,6 +9,7 @@ import openaiUrlCitationSse from '../fixtures/providers/openai/url-citation.sse.
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
 import { checkStreamOrder, parseSse } from '../helpers/check-stream-order';
+import { responseValidator, validates } from '../helpers/json-schemas';
 import { base64Of, pdfOf } from '../helpers/media-samples';
 import { callWithCatalog, reasonWithCatalog } from '../helpers/with-catalog';
 import { sseFrames, sseResponse } from '../providers/fake-fetch';
@@ -100,6 +102,9 @@ describe('citations through /v1/reason', () => {
     expect(wire.match(/"type":"document"/g)).toHaveLength(3);
     expect(wire.match(/"citations":\{"enabled":true\}/g)).toHaveLength(3);
     expect(answer.output.text).toBe(answerText);
+    // Both contract twins take the answer with its annotations.
+    expect(reasonResponseSchema.safeParse(answer).success).toBe(true);
+    expect(validates(responseValidator, answer)).toBe(true);
     expect(answer.output.annotations).toEqual([
       {
         kind: 'file_citation',
