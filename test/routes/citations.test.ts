@@ -4,6 +4,7 @@ import type { Catalog } from '../../src/policy/catalog';
 import anthropicCitations from '../fixtures/providers/anthropic/citations.json';
 import anthropicCitationsSse from '../fixtures/providers/anthropic/citations.sse.json';
 import anthropicText from '../fixtures/providers/anthropic/text.json';
+import geminiGrounding from '../fixtures/providers/gemini/grounding.json';
 import openaiUrlCitation from '../fixtures/providers/openai/url-citation.json';
 import openaiUrlCitationSse from '../fixtures/providers/openai/url-citation.sse.json';
 import { createKey } from '../helpers/api';
@@ -33,13 +34,15 @@ const catalog: Catalog = {
       baseUrl: 'https://anthropic.test/v1',
     },
     { id: 'openai', kind: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'https://openai.test/v1' },
+    { id: 'gemini', kind: 'gemini', apiKeyEnv: 'GEMINI_API_KEY', baseUrl: 'https://gemini.test/v1beta' },
   ],
   models: [
     simModel('claude-cites', { ...pdfModel, provider: 'anthropic' }),
     simModel('gpt-4o-search-preview', { ...pdfModel, provider: 'openai' }),
+    simModel('gemini-grounded', { ...pdfModel, provider: 'gemini' }),
   ],
 };
-const keys = { ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-test' };
+const keys = { ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-test', GEMINI_API_KEY: 'g-test' };
 
 /** Fake upstreams answering `json` or, to a streamed call, `sse`; every body sent is kept. */
 function upstream(json: unknown, sse?: { events: { event?: string; data: unknown }[] }) {
@@ -180,6 +183,38 @@ describe('citations through /v1/reason', () => {
     expect(completed.type).toBe('response.completed');
     expect(completed.response.output.text).toBe(text);
     expect(completed.response.output.annotations).toEqual(streamed);
+  });
+});
+
+describe('Gemini grounding through /v1/reason', () => {
+  it('answers each grounding support as web search citations of its segment', async () => {
+    upstream(geminiGrounding);
+    const { key } = await createKey('citations-gemini');
+    const call = await reasonWithCatalog(
+      catalog,
+      key,
+      {
+        task: 'answer',
+        instructions: 'Who won Euro 2024?',
+        modelPolicy: { pinned: { provider: 'gemini', model: 'gemini-grounded' }, allowFallback: false },
+      },
+      keys,
+    );
+    const answer = (await call.res.json()) as { output: { text: string; annotations: Cited[] } };
+    await call.settled();
+    expect(call.res.status, JSON.stringify(answer)).toBe(200);
+    const { text, annotations } = answer.output;
+    expect(annotations.map((a) => [a.kind, text.slice(a.start, a.end), a.title, a.contextItem])).toEqual([
+      [
+        'web_search_citation',
+        'Spain won Euro 2024, defeating England 2-1 in the final.',
+        'aljazeera.com',
+        undefined,
+      ],
+      ['web_search_citation', text.slice(text.indexOf('This victory')), 'aljazeera.com', undefined],
+      ['web_search_citation', text.slice(text.indexOf('This victory')), 'uefa.com', undefined],
+    ]);
+    expect(annotations[2]?.ref).toMatch(/^https:\/\/vertexaisearch\.cloud\.google\.com\//);
   });
 });
 
