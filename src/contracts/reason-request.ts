@@ -190,6 +190,8 @@ export type Reasoning = z.infer<typeof reasoningSchema>;
 export const outputSpecSchema = z.strictObject({
   format: z.enum(['text', 'json']),
   schema: jsonObjectSchema.optional(),
+  /** Ask the model to cite the PDFs it is sent, where the provider needs asking (Anthropic). */
+  citations: z.boolean().optional(),
 });
 export type OutputSpec = z.infer<typeof outputSpecSchema>;
 

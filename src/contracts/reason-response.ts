@@ -29,8 +29,29 @@ export const toolCallSchema = z.strictObject({
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
+/**
+ * A citation on the answer text (seed 001 `LucentAnnotation`): `start` and `end` are UTF-16 code unit
+ * offsets into `output.text` (end exclusive), `text` the source passage cited, `ref` the URL cited or
+ * the cited context item's label, `contextItem` the index in the request's `context` of the item cited.
+ */
+export const annotationSchema = z.strictObject({
+  kind: z.enum(['url', 'file_citation', 'web_search_citation']),
+  start: z.number().int().min(0),
+  end: z.number().int().min(0),
+  text: z.string().optional(),
+  ref: z.string().optional(),
+  title: z.string().optional(),
+  contextItem: z.number().int().min(0).optional(),
+});
+export type Annotation = z.infer<typeof annotationSchema>;
+
 export const reasonOutputSchema = z.discriminatedUnion('format', [
-  z.strictObject({ format: z.literal('text'), text: z.string() }),
+  /** `annotations`: the model's citations, present only when it cited. */
+  z.strictObject({
+    format: z.literal('text'),
+    text: z.string(),
+    annotations: z.array(annotationSchema).optional(),
+  }),
   z.strictObject({ format: z.literal('json'), value: z.unknown() }),
   /** The model declined to answer (finishReason `content_filter`): its words, whatever format was asked for. */
   z.strictObject({ format: z.literal('refusal'), refusal: z.string() }),

@@ -119,6 +119,7 @@ export function buildReasonRequest(input: DoorInput): ReasonRequest {
   if (input.conversation.length > 0) request.conversation = input.conversation;
   if (tools.length > 0) request.tools = tools;
   if (input.output) request.output = input.output;
+  if (valve.citations === true) request.output = { ...(input.output ?? { format: 'text' }), citations: true };
   const modelPolicy = mergePolicy(derivedPolicy, valve.modelPolicy);
   if (modelPolicy) request.modelPolicy = modelPolicy;
   if (valve.rendering) request.rendering = valve.rendering;

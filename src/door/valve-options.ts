@@ -35,5 +35,7 @@ export const valveOptionsSchema = z.strictObject({
   toolAnnotations: z.record(z.string().regex(toolNamePattern), toolAnnotationsSchema).optional(),
   /** Hand over tainted calls to `destructive` tools instead of holding them back. */
   allowTaintedDestructive: z.boolean().optional(),
+  /** Ask the model to cite the PDFs it reads (the Reason request's `output.citations`). */
+  citations: z.boolean().optional(),
 });
 export type ValveOptions = z.infer<typeof valveOptionsSchema>;

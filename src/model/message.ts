@@ -1,5 +1,7 @@
 // A conversation in the neutral model interface: roles and the content blocks a message carries.
 
+import type { Annotation } from './annotation';
+
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /** Where a media block's bytes are: inline, at a URL the provider fetches, or in the provider's file store. */
@@ -35,7 +37,8 @@ export interface ReasoningBlock {
 }
 
 export type ContentBlock =
-  | { type: 'text'; text: string }
+  /** `annotations`: the citations on this text, offsets into it (seed 001's text block). */
+  | { type: 'text'; text: string; annotations?: Annotation[] }
   | MediaBlock
   | ReasoningBlock
   /** The model declined to answer, in its own words (seed 001's refusal block); never the answer's text. */

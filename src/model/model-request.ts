@@ -52,4 +52,10 @@ export interface ModelRequest {
   tool_choice?: ToolChoice;
   output?: OutputSpec;
   settings?: Settings;
+  /**
+   * Ask the model to cite the documents (`file` blocks) it is sent, where the provider needs asking
+   * (Anthropic: `citations: { enabled: true }` on each document block). Providers that cite unasked
+   * (Gemini grounding, OpenAI `url_citation`) are read either way.
+   */
+  citations?: boolean;
 }

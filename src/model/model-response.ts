@@ -1,5 +1,6 @@
 // What a model answers, whole (ModelResponse) or streamed (StreamPart), in the neutral model interface.
 
+import type { Annotation } from './annotation';
 import type { Message } from './message';
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
@@ -44,7 +45,9 @@ export type BlockDelta =
     }
   /** A piece of a refusal (seed 001's refusal delta). */
   | { type: 'refusal'; text: string }
-  | { type: 'tool_call'; id?: string; name?: string; args_fragment?: string };
+  | { type: 'tool_call'; id?: string; name?: string; args_fragment?: string }
+  /** Citations (seed 001's `annotations` event), offsets into the message's text streamed so far. */
+  | { type: 'annotations'; annotations: Annotation[] };
 
 export interface MessageDelta {
   message_id: string;

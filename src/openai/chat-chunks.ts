@@ -12,6 +12,7 @@ import {
   wireToolCallsOf,
 } from './chat-response';
 import { openaiErrorOf } from './openai-error';
+import { chatAnnotationsOf } from './url-citations';
 
 // Valve's events as OpenAI `chat.completion.chunk`s: `data:` lines only (no `event:`), the role on
 // the first chunk, text deltas as they come (a refusal's in `delta.refusal`), each tool call whole
@@ -58,6 +59,8 @@ export async function* chatChunks(
     ...extra,
   });
   let started = false;
+  // The content sent so far: OpenAI counts a citation's indices in its characters.
+  let text = '';
   const begin = (receiptId: string, modelId: string) => {
     id = completionIdOf(receiptId);
     model = modelId;
@@ -70,6 +73,7 @@ export async function* chatChunks(
         yield begin(event.receiptId, `${event.model.provider}/${event.model.model}`);
         break;
       case 'response.output_text.delta':
+        text += event.delta;
         if (event.delta !== '') yield frame(chunk({ content: event.delta }));
         break;
       case 'response.reasoning.delta':
@@ -77,6 +81,11 @@ export async function* chatChunks(
         // comes whole in the finish chunk's `valve.reasoning`.
         if (event.delta !== '') yield frame(chunk({ reasoning_content: event.delta }));
         break;
+      case 'response.output_text.annotations': {
+        const annotations = chatAnnotationsOf(event.annotations, text);
+        if (annotations.length > 0) yield frame(chunk({ annotations }));
+        break;
+      }
       case 'response.refusal.delta':
         // OpenAI streams a refusal in `delta.refusal`, apart from the content.
         if (event.delta !== '') yield frame(chunk({ refusal: event.delta }));

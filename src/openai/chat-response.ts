@@ -1,6 +1,7 @@
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
 import { chatReasoningOf } from './reasoning-carrier';
+import { chatAnnotationsOf } from './url-citations';
 
 // A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the
 // completion id; the whole Reason response (receipt, cost, model, decision, warnings) rides in `valve`,
@@ -87,6 +88,10 @@ export function chatCompletionOf(
   notes: readonly Warning[] = [],
 ) {
   const toolCalls = wireToolCallsOf(held);
+  const content = contentOf(response, held);
+  const output = response.output;
+  const annotations =
+    output.format === 'text' && content === output.text ? chatAnnotationsOf(output.annotations, content) : [];
   return {
     id: completionIdOf(response.receiptId),
     object: 'chat.completion' as const,
@@ -97,8 +102,9 @@ export function chatCompletionOf(
         index: 0,
         message: {
           role: 'assistant' as const,
-          content: contentOf(response, held),
+          content,
           refusal: refusalTextOf(response),
+          ...(annotations.length > 0 && { annotations }),
           ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
           ...chatReasoningOf(response),
         },

@@ -20,6 +20,7 @@ import {
   responseIdOf,
   responseObjectOf,
 } from './responses-response';
+import { responsesAnnotationsOf } from './url-citations';
 
 // Valve's events as Responses API streaming events, each with its `sequence_number`. Valve's native
 // events share some names with these but not their payloads, so this is an encoder of its own. As for
@@ -47,6 +48,7 @@ export async function* responsesEvents(
   // Which part the message streams: output_text, or the refusal part once a refusal delta came.
   let partKind: 'output_text' | 'refusal' = 'output_text';
   let messageOpen = false;
+  let annotationIndex = 0;
   const begin = (receiptId: string, model: string) => {
     shell = { id: responseIdOf(receiptId), model, createdSec: options.createdSec, request: options.request };
     messageId = messageIdOf(receiptId);
@@ -86,6 +88,21 @@ export async function* responsesEvents(
       const opening = messageOpen ? '' : openMessage();
       text += event.delta;
       yield opening + deltaFrame(event.delta);
+    } else if (
+      event.type === 'response.output_text.annotations' &&
+      messageOpen &&
+      partKind === 'output_text'
+    ) {
+      // Citations follow the text they cite, so the message is open when they come.
+      let out = '';
+      for (const annotation of responsesAnnotationsOf(event.annotations, text)) {
+        out += frame('response.output_text.annotation.added', {
+          ...at(),
+          annotation_index: annotationIndex++,
+          annotation,
+        });
+      }
+      if (out !== '') yield out;
     } else if (event.type === 'response.completed' || event.type === 'response.cancelled') {
       const response = event.response as ReasonResponse;
       if (!shell) yield begin(response.receiptId, modelIdOf(response));

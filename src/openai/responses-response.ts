@@ -4,6 +4,7 @@ import { contentOf, modelIdOf, refusalTextOf, valveExtensionOf } from './chat-re
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import { responsesReasoningItemOf } from './reasoning-carrier';
 import type { ResponsesRequest } from './responses-request';
+import { responsesAnnotationsOf } from './url-citations';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
 // JSON answer as text, or a `refusal` part when the model declined), one `function_call` item per call
@@ -22,8 +23,10 @@ export function messageItemOf(id: string, part: MessagePart, status: 'in_progres
   return { type: 'message' as const, id, status, role: 'assistant' as const, content };
 }
 
-export function outputTextPart(text: string) {
-  return { type: 'output_text' as const, text, annotations: [], logprobs: [] };
+export type OutputTextAnnotation = ReturnType<typeof responsesAnnotationsOf>[number];
+
+export function outputTextPart(text: string, annotations: OutputTextAnnotation[] = []) {
+  return { type: 'output_text' as const, text, annotations, logprobs: [] };
 }
 
 /** The model's refusal, as the Responses API carries it: a content part of its own, never output_text. */
@@ -101,7 +104,11 @@ export function responseObjectOf(
 export function outputItemsOf(response: ReasonResponse, held: HeldBack) {
   const refusal = refusalTextOf(response);
   const text = contentOf(response, held);
-  const part = refusal !== null ? refusalPart(refusal) : text !== null ? outputTextPart(text) : undefined;
+  const output = response.output;
+  const annotations =
+    output.format === 'text' && text === output.text ? responsesAnnotationsOf(output.annotations, text) : [];
+  const part =
+    refusal !== null ? refusalPart(refusal) : text !== null ? outputTextPart(text, annotations) : undefined;
   const reasoning = responsesReasoningItemOf(response);
   return [
     ...(part ? [messageItemOf(messageIdOf(response.receiptId), part, 'completed')] : []),

@@ -1,7 +1,8 @@
 import type { ContextItem, PromptLayout, PromptMode, ReasonRequest } from '../contracts/reason-request';
-import type { Message } from '../model/message';
+import type { MediaBlock, Message } from '../model/message';
 import type { ModelWarning } from '../model/model-response';
 import { datamarkChar } from './datamark-char';
+import { documentSourcesOf } from './document-sources';
 import { escapeData } from './escape-data';
 import { contentOf, joinSegments, mediaBlockOf, type Segment } from './media-blocks';
 import { serializeContent } from './normalize-content';
@@ -41,6 +42,11 @@ export interface RenderedPrompt {
   tainted: boolean;
   /** Where untrusted media reached the prompt: context items (`c2`) and, from a door, turns (`turn 3`). */
   untrustedMedia: string[];
+  /**
+   * For each `file` block of `messages`, in order: the index of the context item it came from, or
+   * null for a turn's file. A provider's citation of its n-th document names the item through this.
+   */
+  documents: (number | null)[];
 }
 
 /** The trust an item renders with: anything but an explicit `trusted` is untrusted. */
@@ -111,6 +117,7 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
   const regions: Segment[][] = [];
   let untrustedItems = 0;
   const untrustedMedia: string[] = [];
+  const origins = new Map<MediaBlock, number>();
   (request.context ?? []).forEach((item, index) => {
     const id = `c${index + 1}`;
     const written = writeRegionBody(serializeContent(item.content), mode, mark, options.maxItemChars);
@@ -126,7 +133,9 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     if (trust === 'untrusted') untrustedItems++;
     if (item.media !== undefined) {
       if (trust === 'untrusted') untrustedMedia.push(id);
-      regions.push(renderMediaRegion(nonce, attributes, written.body, item.media.map(mediaBlockOf)));
+      const blocks = item.media.map(mediaBlockOf);
+      for (const block of blocks) origins.set(block, index);
+      regions.push(renderMediaRegion(nonce, attributes, written.body, blocks));
     } else if (trust === 'trusted') trusted.push(renderRegion(nonce, attributes, written.body));
     else regions.push([renderRegion(nonce, attributes, written.body)]);
   });
@@ -213,6 +222,7 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     warnings: [...tallyWarnings(tally), ...mediaWarnings(untrustedMedia)],
     tainted: untrustedItems + toolResults > 0,
     untrustedMedia,
+    documents: documentSourcesOf(messages, origins),
   };
 }
 

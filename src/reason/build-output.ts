@@ -1,15 +1,17 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { ReasonOutput, ToolCall } from '../contracts/reason-response';
+import type { Annotation, ReasonOutput, ToolCall } from '../contracts/reason-response';
 import { parseJsonWithin } from '../encoding/json-depth';
 import { ApiError } from '../errors';
 import { type ModelResponse, type ModelWarning, refusalOf } from '../model/model-response';
 import { detectLeak } from '../prompt/detect-leak';
 import type { RenderedPrompt } from '../prompt/render-prompt';
+import { reasonAnnotationsOf } from './annotations-of';
 import type { ParsedJson } from './check-output';
 import { checkToolCall, type InvalidToolCall } from './check-tool-call';
 
 /** What buildOutput needs of the rendered prompt: its secrets and whether untrusted context was in it. */
-export type PromptFacts = Pick<RenderedPrompt, 'nonce' | 'canary' | 'tainted'>;
+export type PromptFacts = Pick<RenderedPrompt, 'nonce' | 'canary' | 'tainted'> &
+  Partial<Pick<RenderedPrompt, 'documents'>>;
 
 export interface BuiltOutput {
   output: ReasonOutput;
@@ -35,11 +37,15 @@ export function buildOutput(
   const toolCalls: ToolCall[] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
   let text = '';
+  const annotations: Annotation[] = [];
   let value: unknown;
   let hasValue = false;
   for (const block of response.message.content) {
-    if (block.type === 'text') text += block.text;
-    else if (block.type === 'json') {
+    if (block.type === 'text') {
+      const span = { offset: text.length, length: block.text.length };
+      annotations.push(...reasonAnnotationsOf(block.annotations ?? [], span, request, prompt.documents));
+      text += block.text;
+    } else if (block.type === 'json') {
       value = block.value;
       hasValue = true;
     } else if (block.type === 'tool_call' || block.type === 'invalid_tool_call') {
@@ -58,7 +64,13 @@ export function buildOutput(
   if (refusal !== undefined)
     return { output: { format: 'refusal', refusal }, toolCalls, invalidToolCalls, warnings };
   if (request.output?.format !== 'json')
-    return { output: { format: 'text', text }, toolCalls, invalidToolCalls, warnings };
+    return {
+      // Present only when the model cited, so an answer without citations keeps its old shape.
+      output: { format: 'text', text, ...(annotations.length > 0 && { annotations }) },
+      toolCalls,
+      invalidToolCalls,
+      warnings,
+    };
   if (!hasValue && toolCalls.length === 0 && json) value = json.value;
   else if (!hasValue && toolCalls.length === 0) {
     try {

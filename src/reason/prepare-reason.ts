@@ -200,6 +200,7 @@ export async function prepareReason(
     tool_choice: request.toolChoice,
     output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
     settings: settingsOf(request),
+    ...(request.output?.citations === true && { citations: true }),
   };
   return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
 }

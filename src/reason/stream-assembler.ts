@@ -1,10 +1,12 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { createDepthScanner } from '../encoding/json-depth';
+import type { Annotation } from '../model/annotation';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { ContentBlock, ReasoningBlock } from '../model/message';
 import type { MessageDelta, ModelResponse, StreamPart } from '../model/model-response';
 import { parseToolArguments } from '../providers/shared/message-text';
 import type { StreamEvent } from '../streaming/stream-events';
+import { reasonAnnotationsOf } from './annotations-of';
 import { checkToolCall } from './check-tool-call';
 
 interface Call {
@@ -21,6 +23,8 @@ interface Call {
 export interface AssemblerOptions {
   request: ReasonRequest;
   tainted: boolean;
+  /** The rendered prompt's document sources, so that a citation names the context item it cites. */
+  documents?: (number | null)[];
   /** JSON output is held and sent once validated; text is sent as it arrives. */
   holdText: boolean;
   /** Where caller-visible events go. */
@@ -39,6 +43,8 @@ export class StreamAssembler {
   private text = '';
   private readonly reasoning: { index: number; block: ReasoningBlock }[] = [];
   private refusal: string | undefined;
+  /** Citations, offsets into `text`. */
+  private readonly annotations: Annotation[] = [];
   private readonly calls = new Map<number, Call>();
   private readonly order: Call[] = [];
   /** A call's arguments nested deeper than Valve reads: nothing more is sent, and the attempt fails. */
@@ -61,6 +67,8 @@ export class StreamAssembler {
       // Needs no validation, so it is sent as it arrives, in JSON mode too.
       this.refusal = (this.refusal ?? '') + delta.text;
       if (delta.text !== '') this.options.emit({ type: 'response.refusal.delta', delta: delta.text });
+    } else if (delta.type === 'annotations') {
+      this.annotate(delta.annotations);
     } else {
       let call = this.calls.get(message.index);
       if (!call) {
@@ -129,7 +137,7 @@ export class StreamAssembler {
   finish(part: Extract<StreamPart, { type: 'finish' }>): ModelResponse {
     const content: ContentBlock[] = [];
     content.push(...this.reasoning.map(({ block }) => block));
-    if (this.text !== '') content.push({ type: 'text', text: this.text });
+    if (this.text !== '') content.push({ type: 'text', text: this.text, ...this.annotationsField() });
     if (this.refusal !== undefined) content.push({ type: 'refusal', refusal: this.refusal });
     for (const call of this.order) {
       if (!call.started) this.start(call, call.args);
@@ -167,7 +175,8 @@ export class StreamAssembler {
 
   /** What was sent so far when generation stops early: the text, and no unfinished tool call. */
   partial(finishReason: ModelResponse['finish_reason'], inputTokens: number): ModelResponse {
-    const content: ContentBlock[] = this.text === '' ? [] : [{ type: 'text', text: this.text }];
+    const content: ContentBlock[] =
+      this.text === '' ? [] : [{ type: 'text', text: this.text, ...this.annotationsField() }];
     if (this.refusal !== undefined) content.push({ type: 'refusal', refusal: this.refusal });
     return {
       message: { role: 'assistant', content },
@@ -186,7 +195,13 @@ export class StreamAssembler {
   /** An estimate of the output tokens generated so far (text, reasoning and arguments), plus `next`'s. */
   outputTokens(...next: MessageDelta[]): number {
     const extra = next
-      .map(({ delta }) => (delta.type === 'tool_call' ? (delta.args_fragment ?? '') : (delta.text ?? '')))
+      .map(({ delta }) =>
+        delta.type === 'tool_call'
+          ? (delta.args_fragment ?? '')
+          : delta.type === 'annotations'
+            ? ''
+            : (delta.text ?? ''),
+      )
       .join('');
     return estimateTokens(
       this.text +
@@ -195,6 +210,33 @@ export class StreamAssembler {
         this.order.map((c) => c.args).join('') +
         extra,
     );
+  }
+
+  /**
+   * Keeps citations for the answer and, when text is sent as it arrives, sends them in the answer's
+   * form (held JSON output carries none). Only what was sent is kept, so the answer matches the stream.
+   */
+  private annotate(annotations: readonly Annotation[]): void {
+    if (annotations.length === 0 || this.options.holdText) return;
+    const span = { offset: 0, length: this.text.length };
+    // Pinned to the text sent so far, so that the answer's offsets are the ones the stream sent.
+    const pinned = annotations.map((annotation) => {
+      const start = Math.min(Math.max(annotation.start ?? 0, 0), span.length);
+      return {
+        ...annotation,
+        start,
+        end: Math.min(Math.max(annotation.end ?? span.length, start), span.length),
+      };
+    });
+    this.annotations.push(...pinned);
+    this.send({
+      type: 'response.output_text.annotations',
+      annotations: reasonAnnotationsOf(pinned, span, this.options.request, this.options.documents),
+    });
+  }
+
+  private annotationsField(): { annotations?: Annotation[] } {
+    return this.annotations.length > 0 ? { annotations: [...this.annotations] } : {};
   }
 
   private send(event: StreamEvent): void {

@@ -86,6 +86,7 @@ async function produce(
     const assembler = new StreamAssembler({
       request,
       tainted: prepared.prompt.tainted,
+      documents: prepared.prompt.documents,
       holdText,
       emit: (event) => {
         if (sealed || options.signal.aborted) return;
@@ -173,6 +174,7 @@ const maxEmptyTail = 8;
 
 function hasContent({ delta }: MessageDelta): boolean {
   if (delta.type === 'tool_call') return Boolean(delta.args_fragment || delta.name);
+  if (delta.type === 'annotations') return false;
   return Boolean(delta.text);
 }
 

@@ -75,6 +75,9 @@ async function* withReplayedText(events: AsyncIterable<StreamEvent>): AsyncGener
       } else {
         const text = answerTextOf(output);
         if (text !== '') yield { type: 'response.output_text.delta', delta: text };
+        // Its citations follow the text, as they did when it was first streamed.
+        if (output.format === 'text' && output.annotations !== undefined)
+          yield { type: 'response.output_text.annotations', annotations: output.annotations };
       }
     }
     yield event;

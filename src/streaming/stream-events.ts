@@ -1,4 +1,4 @@
-import type { MaybeSignedResponse } from '../contracts/reason-response';
+import type { Annotation, MaybeSignedResponse } from '../contracts/reason-response';
 import type { ErrorObject } from '../errors';
 
 // The events of Valve's stream (README "Streaming"); a tool call streams as start, argument deltas,
@@ -55,6 +55,8 @@ export type StreamEvent =
   | { type: 'response.refusal.delta'; delta: string }
   /** The model's thinking text (or its provider's summary of it), as it arrives. */
   | { type: 'response.reasoning.delta'; delta: string }
+  /** Citations on the text sent so far (seed 001's `annotations` event), as in `output.annotations`. */
+  | { type: 'response.output_text.annotations'; annotations: Annotation[] }
   | ToolCallEvent
   | { type: 'response.completed'; response: MaybeSignedResponse }
   | { type: 'response.error'; error: ErrorObject; emittedDeltas: boolean; partialUsage: PartialUsage }

@@ -21,6 +21,22 @@ function paramOfFailure(run: () => unknown): string | undefined {
 const user = (content: unknown) => ({ role: 'user', content });
 
 describe('Chat Completions → Reason request (openai.chat/1)', () => {
+  it('asks for citations with valve.citations, keeping the asked output format', () => {
+    const messages = [user('Cite the PDF.')];
+    expect(map({ model: 'auto', messages, valve: { citations: true } }).output).toEqual({
+      format: 'text',
+      citations: true,
+    });
+    const json = { type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' } } };
+    expect(
+      map({ model: 'auto', messages, response_format: json, valve: { citations: true } }).output,
+    ).toMatchObject({
+      format: 'json',
+      citations: true,
+    });
+    expect(map({ model: 'auto', messages, valve: { citations: false } }).output).toBeUndefined();
+  });
+
   it('maps a minimal body to task openai.chat/1, empty instructions and one user turn', () => {
     expect(map({ model: 'auto', messages: [user('Hi')] })).toEqual({
       task: 'openai.chat/1',

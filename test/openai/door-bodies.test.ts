@@ -278,7 +278,7 @@ describe('Responses API bodies real clients send', () => {
   it('refuses include with items, background: true, context management and moderation, naming them', async () => {
     const { key } = await createKey();
     for (const [field, value] of [
-      ['include', ['reasoning.encrypted_content']],
+      ['include', ['message.output_text.logprobs']],
       ['background', true],
       ['context_management', [{ type: 'compaction', compact_threshold: 1000 }]],
       ['moderation', { model: 'omni-moderation-latest' }],

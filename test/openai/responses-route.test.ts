@@ -104,7 +104,11 @@ describe('Responses API → Reason request (openai.responses/1)', () => {
         map({ model: 'auto', input: [{ role: 'user', content: [{ type: 'computer_screenshot' }] }] }),
       ),
     ).toBe('/input/0/content/0');
+    // A reasoning item is read only when Valve gave it: OpenAI's own has nothing Valve can send on.
     expect(paramOfFailure(() => map({ model: 'auto', input: [{ type: 'reasoning', summary: [] }] }))).toBe(
+      '/input/0/encrypted_content',
+    );
+    expect(paramOfFailure(() => map({ model: 'auto', input: [{ type: 'computer_call', id: 'c' }] }))).toBe(
       '/input/0/type',
     );
   });

@@ -167,5 +167,6 @@ export function oldRenderPrompt(request: ReasonRequest, options: RenderOptions):
     warnings: tallyWarnings(tally),
     tainted: untrusted.length + toolResults > 0,
     untrustedMedia: [],
+    documents: [],
   };
 }

@@ -181,6 +181,30 @@ describe('renderPrompt', () => {
     expect(prompt.tainted).toBe(true);
   });
 
+  it('lists where each document of the prompt came from, in the order it is sent', () => {
+    const pdf = {
+      type: 'file' as const,
+      mimeType: 'application/pdf',
+      source: { kind: 'base64' as const, data: 'JVBERi0xLjQK' },
+    };
+    const item = { trust: 'untrusted' as const, privacy: 'internal' as const, content: 'x' };
+    const request = {
+      task: 'read',
+      instructions: 'Read them.',
+      context: [{ ...item, media: [pdf] }, item, { ...item, media: [pdf, pdf] }],
+      conversation: [
+        { role: 'user' as const, content: 'Mine first.', media: [pdf] },
+        { role: 'assistant' as const, content: 'Read it.' },
+        { role: 'user' as const, content: 'And these?' },
+      ],
+    };
+    const prompt = renderPrompt(request, { nonce, canary: 'feedfacecafebeef' });
+    // The regions go just before the last user turn, so the turn's own PDF is sent first.
+    expect(prompt.documents).toEqual([null, 0, 2, 2]);
+    const files = prompt.messages.flatMap((m) => m.content.filter((block) => block.type === 'file'));
+    expect(files).toHaveLength(prompt.documents.length);
+  });
+
   it('in the data-turn layout, gives the regions a user turn of their own, Valve’s reply, then the request alone', () => {
     const request = {
       task: 'answer',

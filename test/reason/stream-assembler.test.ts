@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
 import type { ModelAdapter, WorkersAiBinding } from '../../src/model/model-adapter';
-import type { ModelResponse } from '../../src/model/model-response';
+import type { MessageDelta, ModelResponse } from '../../src/model/model-response';
 import { anthropicAdapter } from '../../src/providers/anthropic/anthropic-adapter';
 import { geminiAdapter } from '../../src/providers/gemini/gemini-adapter';
 import { openaiAdapter } from '../../src/providers/openai/openai-adapter';
@@ -86,5 +86,65 @@ describe('recorded fixture streams through the assembler', () => {
       buildOutput(request, whole, untaintedPrompt),
     );
     expect(response.usage).toEqual(whole.usage);
+  });
+});
+
+describe('citations through the assembler', () => {
+  const cited: ReasonRequest = {
+    task: 't',
+    instructions: 'i',
+    context: [
+      { trust: 'untrusted', privacy: 'internal', content: 'no PDF' },
+      { label: 'report', trust: 'untrusted', privacy: 'internal', content: 'a PDF' },
+    ],
+  };
+  const delta = (d: MessageDelta['delta']): MessageDelta => ({ message_id: 'm', index: 0, delta: d });
+  const run = (holdText: boolean) => {
+    const events: StreamEvent[] = [];
+    const assembler = new StreamAssembler({
+      request: cited,
+      tainted: false,
+      documents: [1],
+      holdText,
+      emit: (e) => events.push(e),
+    });
+    assembler.add(delta({ type: 'text', text: 'The total is 42' }));
+    assembler.add(
+      delta({
+        type: 'annotations',
+        annotations: [{ kind: 'file_citation', start: 13, end: 99, text: 'Total: 42', document_index: 0 }],
+      }),
+    );
+    assembler.add(delta({ type: 'text', text: '.' }));
+    const response = assembler.finish({
+      type: 'finish',
+      finish_reason: 'stop',
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    return { events, response };
+  };
+
+  it('sends citations as an annotations event naming the context item, offsets kept to the text sent', () => {
+    const { events, response } = run(false);
+    const expected = {
+      kind: 'file_citation',
+      start: 13,
+      end: 15,
+      text: 'Total: 42',
+      ref: 'report',
+      contextItem: 1,
+    };
+    expect(events.filter((e) => e.type === 'response.output_text.annotations')).toEqual([
+      { type: 'response.output_text.annotations', annotations: [expected] },
+    ]);
+    // The assembled answer carries what was sent, so the Reason answer matches the stream.
+    const output = buildOutput(cited, response, { ...untaintedPrompt, documents: [1] }).output;
+    expect(output).toEqual({ format: 'text', text: 'The total is 42.', annotations: [expected] });
+  });
+
+  it('sends and keeps no citation while the text is held (JSON output)', () => {
+    const { events, response } = run(true);
+    expect(events.some((e) => e.type === 'response.output_text.annotations')).toBe(false);
+    expect(response.message.content).toEqual([{ type: 'text', text: 'The total is 42.' }]);
   });
 });

@@ -25,19 +25,24 @@ function wireSource(source: MediaSource, mediaType: string): WireBlock {
   return { type: 'file', file_id: source.file_id };
 }
 
-/** An image as an `image` block, a PDF as a `document` block (Anthropic reads no audio). */
-function mediaBlock(block: MediaBlock): WireBlock {
+/**
+ * An image as an `image` block, a PDF as a `document` block (Anthropic reads no audio); a document
+ * asks to be cited when the request wants citations (Anthropic takes them on all documents or none).
+ */
+function mediaBlock(block: MediaBlock, citations: boolean): WireBlock {
+  const type = block.type === 'image' ? 'image' : 'document';
   return {
-    type: block.type === 'image' ? 'image' : 'document',
+    type,
     source: wireSource(block.source, block.mime_type),
+    ...(citations && type === 'document' && { citations: { enabled: true } }),
   };
 }
 
-function blocksOf(message: Message, context: CallContext): WireBlock[] {
+function blocksOf(message: Message, context: CallContext, citations: boolean): WireBlock[] {
   const segments = mediaSegments(message, 'anthropic', context);
   if (segments) {
     return segments.map((segment) =>
-      segment.type === 'text' ? { type: 'text', text: segment.text } : mediaBlock(segment.media),
+      segment.type === 'text' ? { type: 'text', text: segment.text } : mediaBlock(segment.media, citations),
     );
   }
   const text = messageText(message);
@@ -69,12 +74,12 @@ function thinkingBlocksOf(message: Message): WireBlock[] {
 }
 
 /** Non-system turns, consecutive turns of one role merged (tool results travel in user turns). */
-function toWireMessages(messages: Message[], context: CallContext): WireMessage[] {
+function toWireMessages(messages: Message[], context: CallContext, citations: boolean): WireMessage[] {
   const out: WireMessage[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = blocksOf(message, context);
+    const blocks = blocksOf(message, context, citations);
     const last = out[out.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
@@ -116,7 +121,7 @@ export function toAnthropicBody(
     model: options.model,
     max_tokens: settings.max_tokens ?? defaultMaxTokens,
     ...(system !== undefined && { system }),
-    messages: toWireMessages(request.messages, context),
+    messages: toWireMessages(request.messages, context, request.citations === true),
   };
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.top_p !== undefined) body.top_p = settings.top_p;

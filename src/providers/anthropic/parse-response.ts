@@ -5,6 +5,7 @@ import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
 import { jsonToolName } from '../shared/message-text';
+import { anthropicAnnotationOf } from './citations';
 import { jsonToolSchema } from './convert-request';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { AnthropicBlock, AnthropicUsage } from './wire-schemas';
@@ -34,7 +35,11 @@ function toRecord(value: unknown): Record<string, unknown> {
 }
 
 function toBlock(block: AnthropicBlock, request: ModelRequest): ContentBlock | undefined {
-  if (block.type === 'text') return { type: 'text', text: block.text ?? '' };
+  if (block.type === 'text') {
+    const text = block.text ?? '';
+    const annotations = (block.citations ?? []).map((c) => anthropicAnnotationOf(c, 0, text.length));
+    return { type: 'text', text, ...(annotations.length > 0 && { annotations }) };
+  }
   if (block.type === 'thinking')
     return { type: 'reasoning', text: block.thinking, signature: block.signature };
   if (block.type === 'redacted_thinking') return { type: 'reasoning', redacted: block.data };

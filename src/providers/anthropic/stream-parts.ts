@@ -6,6 +6,7 @@ import type { CallContext } from '../shared/fail';
 import { fail, providerFailure } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
 import { jsonToolName } from '../shared/message-text';
+import { type AnthropicCitation, anthropicAnnotationOf } from './citations';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
 import { mapAnthropicUsage } from './parse-response';
@@ -44,6 +45,10 @@ export async function* anthropicStreamParts(
   // Whether content was yielded: a refusal after it cannot take it back, and stays a filter failure.
   let yielded = false;
   let explanation: string | undefined;
+  // Citations stream as `citations_delta`s before their block's text; each cites the whole block, so
+  // they are sent when the block stops, as offsets into all the text sent so far.
+  let textLength = 0;
+  const cited = new Map<number, { start: number; citations: AnthropicCitation[] }>();
   for await (const sse of events) {
     const { json, event } = parseEvent(sse, context);
     const index = event.index ?? 0;
@@ -59,6 +64,9 @@ export async function* anthropicStreamParts(
         break;
       case 'content_block_start': {
         const block = event.content_block;
+        if (block?.type === 'text') {
+          cited.set(index, { start: textLength, citations: [...(block.citations ?? [])] });
+        }
         if (block?.type === 'tool_use' && request.output && block.name === jsonToolName) {
           jsonBlocks.add(index);
           answeredJson = true;
@@ -82,12 +90,16 @@ export async function* anthropicStreamParts(
       }
       case 'content_block_delta': {
         const delta = event.delta;
-        if (delta?.type === 'text_delta' && delta.text) {
+        if (delta?.type === 'citations_delta' && delta.citation) {
+          cited.get(index)?.citations.push(delta.citation);
+        } else if (delta?.type === 'text_delta' && delta.text) {
+          textLength += delta.text.length;
           yield part({
             type: 'delta',
             delta: { message_id: messageId, index, delta: { type: 'text', text: delta.text } },
           });
         } else if (delta?.type === 'input_json_delta' && jsonBlocks.has(index) && delta.partial_json) {
+          textLength += delta.partial_json.length;
           yield part({
             type: 'delta',
             delta: { message_id: messageId, index, delta: { type: 'text', text: delta.partial_json } },
@@ -110,6 +122,25 @@ export async function* anthropicStreamParts(
               delta: { type: 'reasoning', text: delta.thinking, signature: delta.signature },
             },
           });
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const block = cited.get(index);
+        cited.delete(index);
+        if (block && block.citations.length > 0) {
+          const length = textLength - block.start;
+          yield {
+            type: 'delta',
+            delta: {
+              message_id: messageId,
+              index,
+              delta: {
+                type: 'annotations',
+                annotations: block.citations.map((c) => anthropicAnnotationOf(c, block.start, length)),
+              },
+            },
+          };
         }
         break;
       }
@@ -137,7 +168,7 @@ export async function* anthropicStreamParts(
       case 'error':
         throw providerFailure(context, classifyAnthropicError(undefined, json));
       default:
-        break; // `ping`, `content_block_stop` and future event types carry nothing Valve needs.
+        break; // `ping` and future event types carry nothing Valve needs.
     }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anthropicCitationSchema } from './citations';
 
 // The Messages API on the wire, loosely. Field names from https://docs.anthropic.com/en/api/messages,
 // https://docs.anthropic.com/en/docs/build-with-claude/streaming and .../api/errors.
@@ -26,6 +27,7 @@ export const anthropicBlockSchema = z.looseObject({
   thinking: z.string().optional(),
   signature: z.string().optional(),
   data: z.string().optional(),
+  citations: z.array(anthropicCitationSchema).nullish(),
 });
 export type AnthropicBlock = z.infer<typeof anthropicBlockSchema>;
 
@@ -65,6 +67,7 @@ export const anthropicEventSchema = z.looseObject({
       partial_json: z.string().optional(),
       thinking: z.string().optional(),
       signature: z.string().optional(),
+      citation: anthropicCitationSchema.optional(),
       stop_reason: z.string().nullish(),
       stop_details: z.looseObject({ explanation: z.string().nullish() }).nullish(),
     })

@@ -6,6 +6,7 @@ import type { CallContext } from '../shared/fail';
 import { fail } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
 import { scrubProviderCode } from '../shared/scrub-message';
+import { groundingAnnotations } from './grounding';
 import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './wire-schemas';
 import { geminiResponseSchema } from './wire-schemas';
@@ -105,7 +106,14 @@ export function parseGeminiResponse(
       emitted_deltas: false,
     });
   }
-  const blocks = (candidate?.content?.parts ?? []).flatMap((part, index) => partBlocks(part, index));
+  const parts = candidate?.content?.parts ?? [];
+  const cited = groundingAnnotations(candidate?.groundingMetadata, (i) => parts[i]?.text);
+  const blocks = parts.flatMap((part, index) =>
+    partBlocks(part, index).map((block) => {
+      const annotations = cited.get(index);
+      return block.type === 'text' && annotations ? { ...block, annotations } : block;
+    }),
+  );
   const calledTools = blocks.some((block) => block.type === 'tool_call');
   const raw = candidate?.finishReason ?? undefined;
   const finish = mapGeminiFinishReason(raw, calledTools);

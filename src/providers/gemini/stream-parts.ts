@@ -4,6 +4,7 @@ import type { StreamPart, Usage } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail, providerFailure } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
+import { type GeminiGrounding, groundingAnnotations } from './grounding';
 import { isGeminiRefusal, mapGeminiFinishReason } from './map-finish-reason';
 import { classifyGeminiError } from './parse-error';
 import { mapGeminiUsage, partBlocks, readGeminiBody } from './parse-response';
@@ -25,6 +26,9 @@ export async function* geminiStreamParts(
   let index = 0;
   // Whether answer text or a call was yielded: a refusal cannot take it back.
   let yielded = false;
+  // Grounding comes with the last chunks, for the whole answer: sent once, before the finish.
+  let text = '';
+  let grounding: GeminiGrounding | undefined;
   const refusalDelta = (reason: string): StreamPart => ({
     type: 'delta',
     delta: {
@@ -59,6 +63,7 @@ export async function* geminiStreamParts(
       for (const block of partBlocks(part, index)) {
         if (block.type !== 'reasoning') yielded = true;
         if (block.type === 'text') {
+          text += block.text;
           yield {
             type: 'delta',
             delta: { message_id: messageId, index: 0, delta: { type: 'text', text: block.text } },
@@ -89,8 +94,17 @@ export async function* geminiStreamParts(
       }
     }
     if (candidate?.finishReason) raw = candidate.finishReason;
+    grounding = candidate?.groundingMetadata ?? grounding;
   }
   if (raw !== undefined) {
+    // Streamed parts are pieces of one text: every segment is read against all of it.
+    const annotations = [...groundingAnnotations(grounding, () => text).values()].flat();
+    if (annotations.length > 0) {
+      yield {
+        type: 'delta',
+        delta: { message_id: messageId, index: 0, delta: { type: 'annotations', annotations } },
+      };
+    }
     // A safety finish before any answer is a refusal; after answer text, it stays a filter failure.
     if (isGeminiRefusal(raw) && !yielded) yield refusalDelta(raw);
     yield {

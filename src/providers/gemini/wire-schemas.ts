@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { geminiGroundingSchema } from './grounding';
 
 // generateContent on the wire, loosely. Field names from
 // https://ai.google.dev/api/generate-content (GenerateContentResponse, UsageMetadata, FinishReason)
@@ -29,6 +30,7 @@ export const geminiResponseSchema = z.looseObject({
       z.looseObject({
         content: z.looseObject({ parts: z.array(geminiPartSchema).nullish() }).nullish(),
         finishReason: z.string().nullish(),
+        groundingMetadata: geminiGroundingSchema.nullish(),
       }),
     )
     .nullish(),

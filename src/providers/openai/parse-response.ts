@@ -7,6 +7,7 @@ import { fail, unreadableAnswer } from '../shared/fail';
 import { jsonToolName, parseToolArguments } from '../shared/message-text';
 import { scrubProviderCode } from '../shared/scrub-message';
 import { mapOpenAIFinishReason } from './map-finish-reason';
+import { openaiAnnotationsOf } from './url-citations';
 import type { OpenAIUsage } from './wire-schemas';
 import { openaiResponseSchema } from './wire-schemas';
 
@@ -68,7 +69,8 @@ export function parseOpenAIResponse(
   ) {
     content.push(jsonBlock(text, context, raw));
   } else if (text !== '') {
-    content.push({ type: 'text', text });
+    const annotations = openaiAnnotationsOf(message?.annotations, text);
+    content.push({ type: 'text', text, ...(annotations.length > 0 && { annotations }) });
   }
   let answeredJson = false;
   for (const call of message?.tool_calls ?? []) {

@@ -8,6 +8,7 @@ import { jsonToolName } from '../shared/message-text';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { classifyOpenAIError } from './parse-error';
 import { mapOpenAIUsage } from './parse-response';
+import { type OpenAIAnnotation, openaiAnnotationsOf } from './url-citations';
 import { openaiChunkSchema } from './wire-schemas';
 
 function parseData(event: EventSourceMessage, context: CallContext): unknown {
@@ -42,6 +43,17 @@ export async function* openaiStreamParts(
   let raw: string | undefined;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   let refused = false;
+  // Citations come for the whole message (often in the last chunk): sent once, before the finish.
+  let text = '';
+  const cited: OpenAIAnnotation[] = [];
+  function* annotations(): Generator<StreamPart> {
+    const found = openaiAnnotationsOf(cited, text);
+    if (found.length === 0) return;
+    yield {
+      type: 'delta',
+      delta: { message_id: messageId, index: 0, delta: { type: 'annotations', annotations: found } },
+    };
+  }
   const finish = (terminated: boolean): StreamPart => {
     const warnings: ModelWarning[] = [];
     if (!terminated)
@@ -65,6 +77,7 @@ export async function* openaiStreamParts(
   };
   for await (const event of events) {
     if (event.data.trim() === '[DONE]') {
+      yield* annotations();
       yield finish(true);
       return;
     }
@@ -102,7 +115,9 @@ export async function* openaiStreamParts(
           delta: { message_id: messageId, index, delta: { type: 'refusal', text: delta.refusal } },
         };
       }
+      cited.push(...(delta?.annotations ?? []));
       if (delta?.content) {
+        text += delta.content;
         yield {
           type: 'delta',
           delta: { message_id: messageId, index, delta: { type: 'text', text: delta.content } },
@@ -133,5 +148,8 @@ export async function* openaiStreamParts(
       if (choice.finish_reason) raw = choice.finish_reason;
     }
   }
-  if (raw !== undefined) yield finish(false);
+  if (raw !== undefined) {
+    yield* annotations();
+    yield finish(false);
+  }
 }

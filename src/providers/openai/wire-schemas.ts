@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openaiAnnotationSchema } from './url-citations';
 
 // Chat Completions on the wire, described loosely: unknown fields pass, fields Valve reads are typed.
 // Field names from https://platform.openai.com/docs/api-reference/chat/object and .../chat/streaming.
@@ -28,6 +29,7 @@ export const openaiResponseSchema = z.looseObject({
           refusal: z.string().nullish(),
           reasoning_content: z.string().nullish(),
           tool_calls: z.array(toolCallSchema).nullish(),
+          annotations: z.array(openaiAnnotationSchema).nullish(),
         }),
         finish_reason: z.string().nullish(),
       }),
@@ -59,6 +61,7 @@ export const openaiChunkSchema = z.looseObject({
             content: z.string().nullish(),
             refusal: z.string().nullish(),
             reasoning_content: z.string().nullish(),
+            annotations: z.array(openaiAnnotationSchema).nullish(),
             tool_calls: z
               .array(
                 z.looseObject({

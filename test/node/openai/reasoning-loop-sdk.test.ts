@@ -120,7 +120,7 @@ describe('a Claude-with-thinking tool loop through chat.completions, three turns
 
     const bodies = upstream.arrivals('claude').map((a) => a.body as Body);
     expect(bodies).toHaveLength(3);
-    const assistants = (bodies[2]?.messages as { role: string; content: Body[] }[]).filter(
+    const assistants = ((bodies[2]?.messages ?? []) as { role: string; content: Body[] }[]).filter(
       (m) => m.role === 'assistant',
     );
     expect(assistants.map((m) => m.content[0])).toEqual([
