@@ -27,7 +27,10 @@ export function requireKey(scope?: Scope, options: KeyOptions = {}) {
       bearer(c.req.header('Authorization')) ??
       (options.xApiKey === true ? c.req.header('x-api-key')?.trim() || undefined : undefined);
     if (!key) {
-      const how = options.xApiKey === true ? '`x-api-key: <key>` or `Authorization: Bearer <key>`' : '`Authorization: Bearer <key>`';
+      const how =
+        options.xApiKey === true
+          ? '`x-api-key: <key>` or `Authorization: Bearer <key>`'
+          : '`Authorization: Bearer <key>`';
       throw new ApiError('auth.missing_key', `Send an API key as ${how}.`, {
         headers: { 'WWW-Authenticate': 'Bearer realm="valve"' },
       });
