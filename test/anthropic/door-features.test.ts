@@ -122,7 +122,7 @@ describe('tool calls at the Anthropic door', () => {
       .map((e) => (e.json.delta as { text: string }).text)
       .join('');
     expect(text).toContain('Valve held back 1 call(s)');
-    expect((events.at(-2)?.json.delta as { stop_reason: string }).stop_reason).toBe('end_turn');
+    expect(events.at(-2)?.json.delta).toMatchObject({ stop_reason: 'end_turn' });
   });
 
   it('completes a tool loop: tool_use sent back with its tool_result (is_error too) gets a text answer', async () => {
