@@ -210,20 +210,15 @@ function toolChoiceOf(body: CountTokensRequest, tools: Capability[]): ToolChoice
 }
 
 /**
- * Thinking as Valve's `reasoning`: `enabled` with its budget, `adaptive` as thinking on at the
- * model's own measure, `disabled` as off; `output_config.effort` as the effort (`xhigh` and `max` are
- * asked as `high`, the most every provider takes).
+ * Thinking as Valve's `reasoning`: `enabled` with its budget, `disabled` as off. `adaptive` leaves the
+ * model to decide, which is each model's default (one that cannot think answers without thinking), so
+ * it asks for nothing; Claude Code sends it with every request, to whatever model answers.
  */
 export function reasoningOf(body: CountTokensRequest): Reasoning | undefined {
-  const reasoning: Reasoning = {};
   const thinking = body.thinking;
-  if (thinking?.type === 'enabled') reasoning.budgetTokens = thinking.budget_tokens;
-  else if (thinking?.type === 'adaptive') reasoning.enabled = true;
-  else if (thinking?.type === 'disabled') reasoning.enabled = false;
-  const effort = body.output_config?.effort;
-  if (effort !== undefined && effort !== null && thinking?.type !== 'disabled')
-    reasoning.effort = effort === 'xhigh' || effort === 'max' ? 'high' : effort;
-  return Object.keys(reasoning).length > 0 ? reasoning : undefined;
+  if (thinking?.type === 'enabled') return { budgetTokens: thinking.budget_tokens };
+  if (thinking?.type === 'disabled') return { enabled: false };
+  return undefined;
 }
 
 /** The Reason request a Messages API body means, for `model` (a catalog id or a routing alias). */

@@ -55,8 +55,13 @@ export function ignoredParams(body: MessagesRequest | CountTokensRequest): Warni
     notes.push(
       ...setOnly('thinking.display', thinking.display, 'Valve does not return the model’s thinking yet'),
     );
-  if (thinking?.type === 'disabled')
-    notes.push(...setOnly('output_config.effort', body.output_config?.effort, 'thinking is disabled'));
+  notes.push(
+    ...setOnly(
+      'output_config.effort',
+      body.output_config?.effort,
+      'the budget and thinking.budget_tokens decide how much the model writes',
+    ),
+  );
   return notes;
 }
 
