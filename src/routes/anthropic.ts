@@ -16,6 +16,7 @@ import { headerNotes, ignoredParams } from '../anthropic/request-notes';
 import { holdBack } from '../door/hold-back';
 import { pipelineRequestOf } from '../door/pipeline-request';
 import { sseResponse } from '../door/sse-response';
+import { valveHeader, withHeaderOptions } from '../door/valve-header';
 import type { AppEnv } from '../env';
 import { ApiError, toApiError } from '../errors';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
@@ -30,7 +31,8 @@ import { answerJson, answerStream, doorHeaders } from './openai-serve';
 
 // The Anthropic-compatible door under /anthropic/v1 (ANTHROPIC_BASE_URL=<valve>/anthropic): the same
 // keys, scopes and pipeline as /v1/reason and the OpenAI door, with Anthropic's request, message,
-// event and error shapes. The key comes as `x-api-key` or `Authorization: Bearer`.
+// event and error shapes. The key comes as `x-api-key` or `Authorization: Bearer`; Valve's options as
+// the body's `valve` member or the `x-valve-options` header (Claude Code's ANTHROPIC_CUSTOM_HEADERS).
 
 const key = (scope?: 'reason') => requireKey(scope, { xApiKey: true });
 
@@ -78,7 +80,7 @@ export const anthropicRoutes = new Hono<AppEnv>()
     requireJson,
     validJson(messagesRequestSchema),
     async (c) => {
-      const body = c.req.valid('json');
+      const body = withHeaderOptions(c.req.valid('json'), c.req.header(valveHeader));
       const mapped = messagesToReason(body, modelOf(c, body.model));
       const { request, instructions, turnSources } = mapped;
       checkPinned(c.env, request);
@@ -121,7 +123,7 @@ export const anthropicRoutes = new Hono<AppEnv>()
     requireJson,
     validJson(countTokensRequestSchema),
     async (c) => {
-      const body = c.req.valid('json');
+      const body = withHeaderOptions(c.req.valid('json'), c.req.header(valveHeader));
       const mapped = messagesToReason(body, modelOf(c, body.model));
       checkPinned(c.env, mapped.request);
       const request = pipelineRequestOf(mapped, 'messages');
