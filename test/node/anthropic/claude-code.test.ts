@@ -54,7 +54,7 @@ interface Run {
   stderr: string;
 }
 
-function runClaude(args: string[]): Promise<Run> {
+function runClaude(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       claude as string,
@@ -71,6 +71,7 @@ function runClaude(args: string[]): Promise<Run> {
           DISABLE_ERROR_REPORTING: '1',
           DISABLE_AUTOUPDATER: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          ...extraEnv,
         },
       },
       (error, stdout, stderr) => {
@@ -113,6 +114,26 @@ describe.skipIf(claude === undefined)('Claude Code against /anthropic', () => {
     // The simulator calls the first of Claude Code's tools the prompt names: here its read-only Glob.
     expect(uses.map((use) => use.name)).toContain('Glob');
     expect(results.map((r) => r.tool_use_id)).toEqual(expect.arrayContaining([uses[0]?.id]));
+  });
+
+  it('shows a held-back call as the answer, and runs nothing, when x-valve-options marks the tool destructive', async () => {
+    const options = { toolAnnotations: { Glob: { destructive: true } } };
+    const run = await runClaude(
+      [
+        '-p',
+        'List the files here with Glob.',
+        '--output-format',
+        'json',
+        '--disallowedTools',
+        'Agent,Task,Bash,Write,Edit,NotebookEdit,WebFetch,WebSearch',
+      ],
+      { ANTHROPIC_CUSTOM_HEADERS: `x-valve-options: ${JSON.stringify(options)}` },
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const result = JSON.parse(run.stdout) as { is_error: boolean; result: string; session_id: string };
+    expect(result.is_error).toBe(false);
+    expect(result.result).toContain('Valve held back 1 call(s) to the destructive tool(s) Glob');
+    expect(sessionTranscript(result.session_id).filter((block) => block.type === 'tool_use')).toEqual([]);
   });
 });
 
