@@ -234,6 +234,9 @@ export function messagesToReason(body: MessagesRequest | CountTokensRequest, mod
       'Valve sends at most 4 stop sequences, the most every provider takes',
     );
   const format = body.output_config?.format;
+  const choice = body.tool_choice;
+  const disableParallel =
+    choice && 'disable_parallel_tool_use' in choice ? choice.disable_parallel_tool_use : undefined;
   const request = buildReasonRequest({
     task: messagesTask,
     model,
@@ -241,12 +244,7 @@ export function messagesToReason(body: MessagesRequest | CountTokensRequest, mod
     conversation: turns,
     tools,
     toolChoice: toolChoiceOf(body, tools),
-    parallelToolCalls:
-      body.tool_choice !== undefined && 'disable_parallel_tool_use' in body.tool_choice
-        ? body.tool_choice.disable_parallel_tool_use === undefined
-          ? undefined
-          : !body.tool_choice.disable_parallel_tool_use
-        : undefined,
+    parallelToolCalls: disableParallel === undefined ? undefined : !disableParallel,
     sampling: {
       temperature: sampling?.temperature,
       topP: sampling?.top_p,
