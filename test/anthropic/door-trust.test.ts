@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { messagesRequestSchema } from '../../src/anthropic/messages-request';
 import { messagesToReason } from '../../src/anthropic/messages-to-reason';
 import { pipelineRequestOf } from '../../src/door/pipeline-request';
+import type { ModelRequest } from '../../src/model/model-request';
 import { renderPrompt } from '../../src/prompt/render-prompt';
+import { adapters } from '../../src/providers/registry';
+import { callOptions } from '../providers/fake-fetch';
 
 // The door's trust rule: `system` (and system messages) are the caller's instructions; no byte of a
 // user message, an assistant message or a tool result reaches them, nor the rendered prompt's system
@@ -61,4 +64,38 @@ describe('the Anthropic door’s trust rendering', () => {
     for (const message of system) expect(JSON.stringify(message.content)).not.toContain(marker);
     expect(JSON.stringify(prompt.messages)).toContain(marker);
   });
+
+  // Each provider's system channel, as test/providers/trust-separation.test.ts reads it.
+  const systemChannel: Record<string, (body: Record<string, unknown>) => unknown> = {
+    sim: (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
+    openai: (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
+    'workers-ai': (body) => (body.messages as { role: string }[]).filter((m) => m.role === 'system'),
+    anthropic: (body) => body.system,
+    gemini: (body) => body.systemInstruction,
+  };
+  const wired = Object.values(adapters).filter((adapter) => adapter.toWireBody !== undefined);
+
+  it.each(wired.map((adapter) => [adapter.kind, adapter] as const))(
+    'keeps every untrusted byte out of the %s wire body’s system channel',
+    (kind, adapter) => {
+      const request = pipelineRequestOf(mapped, 'messages');
+      const prompt = renderPrompt(request, {
+        nonce: '0123456789abcdef0123456789abcdef',
+        canary: '89abcdef01234567',
+        untrustedTurns: true,
+      });
+      const model: ModelRequest = {
+        messages: prompt.messages,
+        settings: { max_tokens: 256 },
+        tools: [
+          { name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+        ],
+      };
+      const body = adapter.toWireBody?.(model, callOptions(fetch)) as Record<string, unknown>;
+      const system = JSON.stringify(systemChannel[kind]?.(body));
+      expect(system).toContain('You manage the files.');
+      expect(system).not.toContain(marker);
+      expect(JSON.stringify(body)).toContain(marker);
+    },
+  );
 });
