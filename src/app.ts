@@ -14,6 +14,7 @@ import { adminModelRoutes } from './routes/admin-models';
 import { adminReceiptRoutes } from './routes/admin-receipts';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { adminUsageRoutes } from './routes/admin-usage';
+import { anthropicErrorResponse, anthropicRoutes } from './routes/anthropic';
 import { consolePageRoutes } from './routes/console-page';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
@@ -37,7 +38,13 @@ function fromHttpException(error: HTTPException): ApiError {
 }
 
 /** The routes whose bodies may carry images, audio and PDFs. */
-const mediaRoutes = new Set(['/v1/reason', '/openai/v1/chat/completions', '/openai/v1/responses']);
+const mediaRoutes = new Set([
+  '/v1/reason',
+  '/openai/v1/chat/completions',
+  '/openai/v1/responses',
+  '/anthropic/v1/messages',
+  '/anthropic/v1/messages/count_tokens',
+]);
 
 export const app = new Hono<AppEnv>()
   .use('*', async (c, next) => {
@@ -74,6 +81,7 @@ export const app = new Hono<AppEnv>()
   .route('/', docsRoutes)
   .route('/v1', reasonRoutes)
   .route('/openai/v1', openaiRoutes)
+  .route('/anthropic/v1', anthropicRoutes)
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
@@ -101,7 +109,9 @@ app.notFound((c) => {
 });
 
 app.onError((thrown, c) => {
-  if (new URL(c.req.url).pathname.startsWith('/openai/')) return openaiErrorResponse(thrown, c);
+  const path = new URL(c.req.url).pathname;
+  if (path.startsWith('/openai/')) return openaiErrorResponse(thrown, c);
+  if (path.startsWith('/anthropic/')) return anthropicErrorResponse(thrown, c);
   const error = thrown instanceof HTTPException ? fromHttpException(thrown) : toApiError(thrown);
   const requestIdValue = c.get('requestId') ?? crypto.randomUUID();
   if (error.status >= 500) {

@@ -51,7 +51,8 @@ export const jsonObjectSchema = z.record(z.string(), z.unknown());
 
 export const capabilitySchema = z.strictObject({
   name: z.string().regex(toolNamePattern, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -'),
-  description: z.string().max(4096).optional(),
+  // Agents describe their tools at length: several of Claude Code's own run past 4,096 characters.
+  description: z.string().max(32_768).optional(),
   inputSchema: jsonObjectSchema,
   annotations: z
     .strictObject({

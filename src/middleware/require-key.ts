@@ -12,12 +12,26 @@ function bearer(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Checks `Authorization: Bearer <key>` against the hashed keys in D1 and the scope the route needs. */
-export function requireKey(scope?: Scope) {
+export interface KeyOptions {
+  /** Also take the key from `x-api-key`, as Anthropic's clients send it (the Anthropic door). */
+  xApiKey?: boolean;
+}
+
+/**
+ * Checks `Authorization: Bearer <key>` (or, where the route allows it, `x-api-key: <key>`) against the
+ * hashed keys in D1 and the scope the route needs.
+ */
+export function requireKey(scope?: Scope, options: KeyOptions = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const key = bearer(c.req.header('Authorization'));
+    const key =
+      bearer(c.req.header('Authorization')) ??
+      (options.xApiKey === true ? c.req.header('x-api-key')?.trim() || undefined : undefined);
     if (!key) {
-      throw new ApiError('auth.missing_key', 'Send an API key as `Authorization: Bearer <key>`.', {
+      const how =
+        options.xApiKey === true
+          ? '`x-api-key: <key>` or `Authorization: Bearer <key>`'
+          : '`Authorization: Bearer <key>`';
+      throw new ApiError('auth.missing_key', `Send an API key as ${how}.`, {
         headers: { 'WWW-Authenticate': 'Bearer realm="valve"' },
       });
     }

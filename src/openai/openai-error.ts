@@ -1,5 +1,6 @@
 import { contextOverflowOf } from '../door/context-overflow';
 import { openaiParamOf } from '../door/invalid-param';
+import { retryHeadersOf } from '../door/retry-hints';
 import type { ApiError } from '../errors';
 
 // Valve's one error type, rendered the way OpenAI clients read errors: `{ error: { message, type,
@@ -43,21 +44,6 @@ function paramOf(details: Record<string, unknown> | null): string | null {
   return typeof path === 'string' ? openaiParamOf(path) : null;
 }
 
-/** Whether any attempt was billed: a retry by the client would spend the budget again. */
-function spent(details: Record<string, unknown> | null): boolean {
-  const decision = details?.decision as { attempts?: { costUsd?: number }[] } | undefined;
-  return (decision?.attempts ?? []).some((attempt) => (attempt.costUsd ?? 0) > 0);
-}
-
-/** How long to wait before a retry, in ms: what the provider or the limiter said, else Retry-After. */
-function retryAfterMs(error: ApiError): number | undefined {
-  const said = error.details?.retry_after_ms ?? error.details?.retryAfterMs;
-  if (typeof said === 'number' && Number.isFinite(said) && said >= 0) return Math.round(said);
-  const header = Object.entries(error.headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
-  const seconds = header === undefined ? Number.NaN : Number(header);
-  return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
-}
-
 /**
  * An input too long for every model that could serve it, as OpenAI says it: a 400
  * `context_length_exceeded` whose message opens with OpenAI's own words, the ones clients match to
@@ -87,14 +73,7 @@ export function openaiErrorOf(error: ApiError, requestId: string): OpenAiError {
       ? 'insufficient_quota'
       : (typeByStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'));
   const openaiCode = error.details?.openaiCode;
-  const headers: Record<string, string> = { ...error.headers };
-  const ms = retryAfterMs(error);
-  if (ms !== undefined) {
-    headers['retry-after-ms'] = String(ms);
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
-      headers['retry-after'] = String(Math.ceil(ms / 1000));
-  }
-  if (!error.retryable || spent(error.details)) headers['x-should-retry'] = 'false';
+  const headers = retryHeadersOf(error);
   return {
     status,
     headers,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anthropicErrorBodySchema } from '../anthropic/wire-schemas';
 import { errorBodySchema } from '../contracts/error-body';
 import { wireSchemas } from '../contracts/wire-schema';
 import { correlationIdPattern } from '../middleware/request-ids';
@@ -136,6 +137,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
       schemas: {
         ErrorBody: schemaOf(errorBodySchema, 'output'),
         OpenAiErrorBody: schemaOf(openaiErrorBodySchema, 'output'),
+        AnthropicErrorBody: schemaOf(anthropicErrorBodySchema, 'output'),
       },
       parameters: {
         CorrelationId: correlationHeader('X-Correlation-Id'),

@@ -1,3 +1,4 @@
+import { anthropicStatusOf } from '../anthropic/anthropic-error';
 import { lookupErrorCode, registeredErrorCodes } from '../errors';
 import { openaiStatusOf } from '../openai/openai-error';
 import type { Operation } from './operation';
@@ -38,7 +39,12 @@ function codesByStatus(operation: Operation): Map<number, string[]> {
   const byStatus = new Map<number, string[]>();
   for (const code of errorCodesOf(operation)) {
     const entry = lookupErrorCode(code);
-    const status = operation.errorBody === 'openai' ? openaiStatusOf(entry) : entry.status;
+    const status =
+      operation.errorBody === 'openai'
+        ? openaiStatusOf(entry)
+        : operation.errorBody === 'anthropic'
+          ? anthropicStatusOf(entry)
+          : entry.status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -47,6 +53,13 @@ function codesByStatus(operation: Operation): Map<number, string[]> {
 /** The error body's schema, its code held to the ones this status carries. */
 function bodySchema(operation: Operation, codes: string[]): JsonObject {
   const code = { type: 'object', properties: { code: { enum: codes } }, required: ['code'] };
+  if (operation.errorBody === 'anthropic')
+    return {
+      allOf: [
+        { $ref: '#/components/schemas/AnthropicErrorBody' },
+        { type: 'object', properties: { valve: code }, required: ['valve'] },
+      ],
+    };
   return operation.errorBody === 'openai'
     ? {
         allOf: [
@@ -68,7 +81,9 @@ export function errorResponsesOf(operation: Operation): Record<string, JsonObjec
     const shape =
       operation.errorBody === 'openai'
         ? 'OpenAI’s error shape; `valve.code` is one of'
-        : 'The error body; `error.code` is one of';
+        : operation.errorBody === 'anthropic'
+          ? 'Anthropic’s error shape; `valve.code` is one of'
+          : 'The error body; `error.code` is one of';
     responses[String(status)] = {
       description: `${shape}: ${codes.map((code) => `\`${code}\` (${lookupErrorCode(code).meaning})`).join('; ')}`,
       content: { 'application/json': { schema: bodySchema(operation, codes) } },

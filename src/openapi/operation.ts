@@ -26,6 +26,6 @@ export interface Operation {
    */
   errors?: readonly string[];
   example: { body?: unknown; response: unknown; params?: Record<string, string> };
-  /** The error body: Valve's own, or OpenAI's shape for the OpenAI-compatible door. */
-  errorBody?: 'openai';
+  /** The error body: Valve's own, or a door's own shape (OpenAI's, Anthropic's). */
+  errorBody?: 'openai' | 'anthropic';
 }

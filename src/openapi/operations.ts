@@ -18,6 +18,7 @@ import { type ReasonResponse, reasonResponseSchema } from '../contracts/reason-r
 import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
+import { anthropicOperations } from './anthropic-operations';
 import { consoleOperations } from './console-operations';
 import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
@@ -248,4 +249,5 @@ export const operations: Operation[] = [
   ...consoleOperations,
   ...receiptOperations,
   ...openaiOperations(reasonExample),
+  ...anthropicOperations(reasonExample),
 ];

@@ -148,6 +148,21 @@ export const catalogModelSchema = z.strictObject({
   promptMode: z.enum(promptModes).optional(),
   /** Where this model reads the caller's instructions best (docs/trust.md); default `system`. */
   promptLayout: z.enum(promptLayouts).optional(),
+  /**
+   * Other names a door's `model` may call this model by (Claude Code sends `claude-sonnet-4-5-…`):
+   * exact names, or patterns where `*` stands for any run of characters (`claude-sonnet-4-*`). A name
+   * holds no `/`, so it never reads as a catalog id; the first model of the catalog a name matches
+   * answers it (docs/anthropic-door.md "Which model answers").
+   */
+  answersTo: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._:@*-]{1,128}$/, 'must be 1–128 characters of A–Z, a–z, 0–9, ., _, :, @, - or *')
+        .refine((name) => name !== 'auto', '"auto" is the policy’s choice and cannot be a model’s name'),
+    )
+    .max(64)
+    .optional(),
   simulate: simulateSchema.optional(),
   /** Where the price and limits were read, and when. */
   source: z.string().optional(),

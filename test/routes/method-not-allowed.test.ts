@@ -28,8 +28,10 @@ describe('methods a path does not serve', () => {
         status: 405,
         allow,
       });
-      const body = (await res.json()) as { error: { code: string } };
-      expect(body.error.code).toBe('request.method_not_allowed');
+      // A door answers in its own shape, with Valve's error object as `valve` (the Anthropic door's
+      // `error` holds Anthropic's type and message only).
+      const body = (await res.json()) as { error: { code?: string }; valve?: { code: string } };
+      expect(body.valve?.code ?? body.error.code).toBe('request.method_not_allowed');
     }
   });
 });

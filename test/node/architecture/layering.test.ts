@@ -13,7 +13,7 @@ import { findCycles, folderOf, importGraph, layerGraph } from './import-graph';
 //    middleware/, storage/ or reason/: the pipeline strings them together, never the reverse;
 // 5. providers/ imports only model/, encoding/ and errors.ts: an adapter knows the neutral interface
 //    and its own wire format, nothing of prompts or policy;
-// 6. a door (door/, openai/) maps a wire format onto a Reason request and imports no stage that the
+// 6. a door (door/, openai/, anthropic/) maps a wire format onto a Reason request and imports no stage that the
 //    pipeline runs (prompt/, providers/, receipts/, log/, storage/, reason/): the pipeline lints,
 //    renders, plans and calls; only the catalog's types (for the models list) and the plan's (to read
 //    an error's exclusions) come from policy/;
@@ -88,13 +88,21 @@ describe('the import graph of src/', () => {
     expect(importsOutside('providers', ['model', 'encoding', 'errors.ts'])).toEqual([]);
   });
 
-  it('keeps the doors (door/, openai/) to mapping: no stage of the pipeline, only the catalog’s and the plan’s types', () => {
+  it('keeps the doors (door/, openai/, anthropic/) to mapping: no stage of the pipeline, only the catalog’s and the plan’s types', () => {
     const stages = ['prompt', 'providers', 'receipts', 'log', 'storage', 'reason'];
-    expect(importsFrom(['door', 'openai'], stages)).toEqual([]);
-    expect(importsFrom(['door', 'openai'], ['policy'])).toEqual([
+    const doors = ['door', 'openai', 'anthropic'];
+    expect(importsFrom(doors, stages)).toEqual([]);
+    expect(importsFrom(doors, ['policy'])).toEqual([
+      'anthropic/model-names.ts -> policy/catalog.ts',
+      'anthropic/models-list.ts -> policy/catalog.ts',
       'door/context-overflow.ts -> policy/plan-types.ts',
       'openai/models-list.ts -> policy/catalog.ts',
     ]);
+  });
+
+  it('keeps one door from importing another: what two doors share lives in door/', () => {
+    expect(importsFrom(['anthropic'], ['openai'])).toEqual([]);
+    expect(importsFrom(['openai'], ['anthropic'])).toEqual([]);
   });
 
   it('lets only middleware/, routes/ and the top-level modules import Hono', () => {

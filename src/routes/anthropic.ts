@@ -1,0 +1,180 @@
+import { type Context, Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { anthropicErrorOf } from '../anthropic/anthropic-error';
+import { messageEvents } from '../anthropic/message-events';
+import { messageOf } from '../anthropic/message-response';
+import {
+  type CountTokensRequest,
+  countTokensRequestSchema,
+  messagesRequestSchema,
+} from '../anthropic/messages-request';
+import { messagesToReason } from '../anthropic/messages-to-reason';
+import { resolveModelName } from '../anthropic/model-names';
+import { modelInfosOf, modelsPageOf } from '../anthropic/models-list';
+import { headerNotes, ignoredParams } from '../anthropic/request-notes';
+import { holdBack } from '../door/hold-back';
+import { pipelineRequestOf } from '../door/pipeline-request';
+import { sseResponse } from '../door/sse-response';
+import { valveHeader, withHeaderOptions } from '../door/valve-header';
+import type { AppEnv } from '../env';
+import { ApiError, toApiError } from '../errors';
+import { rejectDuplicateKeys } from '../middleware/i-json-body';
+import { requireJson, validJson } from '../middleware/json-body';
+import { rateLimit } from '../middleware/rate-limit';
+import { requireKey } from '../middleware/require-key';
+import { configuredProviders } from '../policy/configured-providers';
+import { loadCatalog } from '../policy/load-catalog';
+import { countInputTokens } from '../reason/count-input-tokens';
+import { checkPinned } from './openai-pinned';
+import { answerJson, answerStream, doorHeaders } from './openai-serve';
+
+// The Anthropic-compatible door under /anthropic/v1 (ANTHROPIC_BASE_URL=<valve>/anthropic): the same
+// keys, scopes and pipeline as /v1/reason and the OpenAI door, with Anthropic's request, message,
+// event and error shapes. The key comes as `x-api-key` or `Authorization: Bearer`; Valve's options as
+// the body's `valve` member or the `x-valve-options` header (Claude Code's ANTHROPIC_CUSTOM_HEADERS).
+
+const key = (scope?: 'reason') => requireKey(scope, { xApiKey: true });
+
+function methodNotAllowed(allow: string) {
+  return () => {
+    throw new ApiError('request.method_not_allowed', `This endpoint answers ${allow} only.`, {
+      headers: { Allow: allow },
+    });
+  };
+}
+
+/** The `model` as the Reason mapping takes it, or Anthropic's 404 for a name nothing answers to. */
+function modelOf(c: Context<AppEnv>, name: string): string {
+  const model = resolveModelName(loadCatalog(c.env.VALVE_CATALOG), name);
+  if (model !== undefined) return model;
+  throw new ApiError(
+    'request.not_found',
+    `The model '${name}' does not exist: use "auto", "valve/cost", "valve/speed", "valve/quality", a catalog id "provider/model" (GET /anthropic/v1/models), or a name an operator mapped with a catalog model's answersTo.`,
+    { details: { param: 'model' } },
+  );
+}
+
+function notesOf(c: Context<AppEnv>, body: CountTokensRequest) {
+  return [
+    ...headerNotes(c.req.header('anthropic-version'), c.req.header('anthropic-beta')),
+    ...ignoredParams(body),
+  ];
+}
+
+function modelInfos(c: Context<AppEnv>) {
+  const env = c.env as unknown as Record<string, unknown>;
+  const catalog = loadCatalog(c.env.VALVE_CATALOG);
+  return modelInfosOf(
+    catalog,
+    configuredProviders(catalog, (name) => env[name]),
+  );
+}
+
+export const anthropicRoutes = new Hono<AppEnv>()
+  .post(
+    '/messages',
+    key('reason'),
+    rateLimit,
+    rejectDuplicateKeys,
+    requireJson,
+    validJson(messagesRequestSchema),
+    async (c) => {
+      const body = withHeaderOptions(c.req.valid('json'), c.req.header(valveHeader));
+      const mapped = messagesToReason(body, modelOf(c, body.model));
+      const { request, instructions, turnSources } = mapped;
+      checkPinned(c.env, request);
+      const run = {
+        request,
+        privacy: body.valve?.privacy,
+        route: 'POST /anthropic/v1/messages',
+        instructions,
+        turns: 'messages' as const,
+        turnSources,
+      };
+      const allow = body.valve?.allowTaintedDestructive === true;
+      const notes = [...notesOf(c, body), ...mapped.notes];
+      if (body.stream === true) {
+        const { events, receiptId, abort, replayed } = await answerStream(c, run);
+        const frames = messageEvents(events, {
+          tools: request.tools,
+          allowTaintedDestructive: allow,
+          requestId: c.get('requestId'),
+          notes,
+        });
+        return sseResponse(frames, abort, {
+          ...doorHeaders(c, receiptId, replayed),
+          'request-id': c.get('requestId'),
+        });
+      }
+      const { response, replayed } = await answerJson(c, run);
+      const held = holdBack(response, request.tools, allow);
+      return c.json(messageOf(response, held, notes), 200, {
+        ...doorHeaders(c, response.receiptId, replayed),
+        'request-id': c.get('requestId'),
+      });
+    },
+  )
+  .post(
+    '/messages/count_tokens',
+    key('reason'),
+    rateLimit,
+    rejectDuplicateKeys,
+    requireJson,
+    validJson(countTokensRequestSchema),
+    async (c) => {
+      const body = withHeaderOptions(c.req.valid('json'), c.req.header(valveHeader));
+      const mapped = messagesToReason(body, modelOf(c, body.model));
+      checkPinned(c.env, mapped.request);
+      const request = pipelineRequestOf(mapped, 'messages');
+      return c.json({ input_tokens: await countInputTokens(request, true) }, 200, {
+        'request-id': c.get('requestId'),
+      });
+    },
+  )
+  .get('/models', key(), (c) => c.json(modelsPageOf(modelInfos(c))))
+  // Catalog ids hold a `/` (`sim/fast`), so the id is the whole rest of the path, percent-decoded.
+  .get('/models/:model{.+}', key(), (c) => {
+    const id = c.req.param('model');
+    const model = modelInfos(c).find((info) => info.id === id);
+    if (model === undefined)
+      throw new ApiError(
+        'request.not_found',
+        `The model '${id}' does not exist (GET /anthropic/v1/models lists them).`,
+        {
+          details: { param: 'model' },
+        },
+      );
+    return c.json(model);
+  })
+  .all('/messages', methodNotAllowed('POST'))
+  .all('/messages/count_tokens', methodNotAllowed('POST'))
+  .all('/models', methodNotAllowed('GET'))
+  .all('/models/*', methodNotAllowed('GET'))
+  .all('*', (c) => {
+    throw new ApiError('request.not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`);
+  });
+
+/**
+ * Any failure of a request under /anthropic/ as Anthropic's error body. The app's own error handler
+ * calls it too, for what fails before the door's routes run (a body over the size limit).
+ */
+export function anthropicErrorResponse(thrown: unknown, c: Context<AppEnv>): Response {
+  const error =
+    thrown instanceof HTTPException
+      ? thrown.status === 413
+        ? new ApiError('request.too_large', 'The body is over the size limit.')
+        : new ApiError('request.malformed_json', 'The body is not valid JSON.')
+      : toApiError(thrown);
+  const requestId = c.get('requestId') ?? crypto.randomUUID();
+  if (error.status >= 500)
+    console.error(
+      JSON.stringify({ level: 'error', requestId, code: error.code, cause: String(error.cause ?? thrown) }),
+    );
+  const rendered = anthropicErrorOf(error, requestId);
+  for (const [name, value] of Object.entries(rendered.headers)) c.header(name, value);
+  c.header('X-Request-Id', requestId);
+  return c.json(rendered.body, rendered.status as ContentfulStatusCode);
+}
+
+anthropicRoutes.onError(anthropicErrorResponse);
