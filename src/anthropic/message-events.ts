@@ -13,7 +13,7 @@ import {
   usageOf,
   valveExtensionOf,
 } from './message-response';
-import type { AnthropicThinking, ReasoningItem } from './thinking-blocks';
+import type { AnthropicThinking } from './thinking-blocks';
 import { thinkingBlocksOf } from './thinking-blocks';
 
 // Valve's events as Anthropic's message stream: `message_start` (an empty message) and a `ping`; each
@@ -29,8 +29,6 @@ export interface EventOptions {
   requestId: string;
   /** The door's own warnings for the `valve` extension. */
   notes?: readonly Warning[];
-  /** The model's reasoning of a finished response, once the Reason response carries it. */
-  reasoningOf?: (response: ReasonResponse) => readonly ReasoningItem[];
 }
 
 export function frame(type: string, data: Record<string, unknown>): string {
@@ -129,13 +127,14 @@ export async function* messageEvents(
       case 'response.cancelled': {
         const response = event.response as ReasonResponse;
         if (!started) yield* begin(response.receiptId, modelIdOf(response));
-        const thinking = thinkingBlocksOf(options.reasoningOf?.(response) ?? []);
-        if (!textOpen && index === 0)
-          for (const block of thinking) {
-            yield* blockFrames(index, block);
-            index += 1;
-          }
+        // The thinking blocks come whole at the end, once their signatures are known: after any text
+        // already streamed (a client keeps blocks in index order, and Valve reads them back wherever
+        // they are), and first when no text came.
         yield* closeText();
+        for (const block of thinkingBlocksOf(response.reasoning ?? [])) {
+          yield* blockFrames(index, block);
+          index += 1;
+        }
         const held = holdBack(response, options.tools, options.allowTaintedDestructive);
         if (held.note !== undefined) {
           yield* blockFrames(index, { type: 'text', text: held.note });

@@ -1,6 +1,6 @@
 import type { ReasonResponse, ToolCall, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
-import { type AnthropicThinking, type ReasoningItem, thinkingBlocksOf } from './thinking-blocks';
+import { type AnthropicThinking, thinkingBlocksOf } from './thinking-blocks';
 
 // A signed Reason response in the shape of an Anthropic `message`. The message id embeds the receipt
 // id (`msg_<receiptId>`); the whole Reason response (receipt, cost, model, decision, warnings) rides
@@ -74,12 +74,8 @@ export function toolUseOf(call: ToolCall): ToolUseBlock {
  * text, then the note of the calls held back (a text block, which every Anthropic client shows), then
  * the calls handed over.
  */
-export function contentOf(
-  response: ReasonResponse,
-  held: HeldBack,
-  reasoning: readonly ReasoningItem[] = [],
-): ContentBlock[] {
-  const blocks: ContentBlock[] = [...thinkingBlocksOf(reasoning)];
+export function contentOf(response: ReasonResponse, held: HeldBack): ContentBlock[] {
+  const blocks: ContentBlock[] = [...thinkingBlocksOf(response.reasoning ?? [])];
   const text = answerTextOf(response.output);
   if (text !== '') blocks.push({ type: 'text', text });
   if (held.note !== undefined) blocks.push({ type: 'text', text: held.note });
@@ -105,18 +101,13 @@ export function valveExtensionOf(
   return { ...response, warnings: [...response.warnings, ...notes, ...warnings] };
 }
 
-export function messageOf(
-  response: ReasonResponse,
-  held: HeldBack,
-  notes: readonly Warning[] = [],
-  reasoning: readonly ReasoningItem[] = [],
-) {
+export function messageOf(response: ReasonResponse, held: HeldBack, notes: readonly Warning[] = []) {
   return {
     id: messageIdOf(response.receiptId),
     type: 'message' as const,
     role: 'assistant' as const,
     model: modelIdOf(response),
-    content: contentOf(response, held, reasoning),
+    content: contentOf(response, held),
     stop_reason: stopReasonOf(response, held),
     stop_sequence: null,
     usage: usageOf(response),

@@ -21,7 +21,7 @@ import {
   toolUseBlock,
 } from './content-blocks';
 import type { CountTokensRequest, MessageParam, MessagesRequest } from './messages-request';
-import type { AnthropicThinking } from './thinking-blocks';
+import { type AnthropicThinking, reasoningItemsOf } from './thinking-blocks';
 import { toolsOf } from './tools-of';
 
 // Messages API → Reason request, mapping version `anthropic.messages/1` (docs/anthropic-door.md has
@@ -31,11 +31,9 @@ import { toolsOf } from './tools-of';
 
 export const messagesTask = 'anthropic.messages/1';
 
-/** What the door read besides the request: its own warnings, and the thinking blocks it could not carry. */
+/** What the door read besides the request: its own warnings. */
 export interface MessagesMapping extends DoorRequest {
   notes: Warning[];
-  /** Per assistant message index, its thinking blocks (kept for the Reason contract's `reasoning`). */
-  thinking: Map<number, AnthropicThinking[]>;
 }
 
 function note(code: string, message: string): Warning {
@@ -55,7 +53,6 @@ interface Turns {
   sources: number[];
   media: PlacedPart[][];
   notes: Warning[];
-  thinking: Map<number, AnthropicThinking[]>;
 }
 
 const blocksOf = (content: MessageParam['content']): { type: string }[] =>
@@ -130,7 +127,7 @@ function assistantMessage(
 ): void {
   const texts: string[] = [];
   const calls: ToolCallTurnCall[] = [];
-  const thinking: AnthropicThinking[] = [];
+  const thinking: { block: AnthropicThinking; at: ParamPath }[] = [];
   blocksOf(message.content).forEach((block, j) => {
     const at: ParamPath = ['messages', i, 'content', j];
     switch (block.type) {
@@ -145,7 +142,7 @@ function assistantMessage(
       }
       case 'thinking':
       case 'redacted_thinking':
-        thinking.push(thinkingOfBlock(block, at));
+        thinking.push({ block: thinkingOfBlock(block, at), at });
         return;
       default:
         throw invalidParam(
@@ -154,24 +151,26 @@ function assistantMessage(
         );
     }
   });
-  if (thinking.length > 0) {
-    into.thinking.set(i, thinking);
+  // Thinking Valve gave goes back to the model that made it; thinking from elsewhere names no model.
+  const { items, foreign } = reasoningItemsOf(thinking);
+  if (foreign > 0) {
     into.notes.push(
       note(
         'anthropic.thinking_dropped',
-        `Valve did not send the ${thinking.length} thinking block(s) of messages[${i}] back to the model: the Reason request does not carry a model's reasoning yet.`,
+        `Valve did not send ${foreign} thinking block(s) of messages[${i}] to the model: their signature is not one a Valve answer gave, so no model is known to read them.`,
       ),
     );
   }
   const content = texts.join('\n');
-  if (calls.length === 0 && content === '' && thinking.length > 0) return;
+  if (calls.length === 0 && content === '') return;
+  const reasoning = items.length > 0 ? { reasoning: items } : {};
   into.sources.push(i);
   into.turns.push(
     calls.length === 0
-      ? { role: 'assistant', content }
+      ? { role: 'assistant', content, ...reasoning }
       : content === ''
-        ? { role: 'assistant', toolCalls: calls }
-        : { role: 'assistant', content, toolCalls: calls },
+        ? { role: 'assistant', toolCalls: calls, ...reasoning }
+        : { role: 'assistant', content, toolCalls: calls, ...reasoning },
   );
 }
 
@@ -182,7 +181,6 @@ function turnsOf(body: CountTokensRequest): Turns {
     sources: [],
     media: [],
     notes: [],
-    thinking: new Map(),
   };
   const toolNames = new Map<string, string>();
   body.messages.forEach((message, i) => {
@@ -223,7 +221,7 @@ export function reasoningOf(body: CountTokensRequest): Reasoning | undefined {
 
 /** The Reason request a Messages API body means, for `model` (a catalog id or a routing alias). */
 export function messagesToReason(body: MessagesRequest | CountTokensRequest, model: string): MessagesMapping {
-  const { instructions, turns, sources, media, notes, thinking } = turnsOf(body);
+  const { instructions, turns, sources, media, notes } = turnsOf(body);
   checkDoorMedia(media, body.valve?.context, body.valve?.mediaPolicy);
   const tools = toolsOf(body.tools);
   const sampling = 'max_tokens' in body ? body : undefined;
@@ -254,5 +252,5 @@ export function messagesToReason(body: MessagesRequest | CountTokensRequest, mod
     output: format ? { format: 'json', schema: format.schema } : undefined,
     valve: body.valve,
   });
-  return { request, instructions, turnSources: sources, notes, thinking };
+  return { request, instructions, turnSources: sources, notes };
 }

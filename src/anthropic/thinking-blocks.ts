@@ -1,18 +1,12 @@
-// Anthropic's thinking blocks and the neutral reasoning items the Reason API is about to carry
-// (`reasoning?: ReasoningItem[]` on the response and on assistant turns). Until that lands, the door
-// drops thinking blocks with a warning; this file is the whole mapping, both ways, to wire in then.
+import type { ReasoningItem } from '../contracts/reason-request';
+import type { ParamPath } from '../door/invalid-param';
+import { decodeReasoning, encodeReasoning, isValveReasoning } from '../door/reasoning-carrier';
 
-/** One piece of a model's reasoning, kept for the model that produced it (the Reason contract's shape). */
-export interface ReasoningItem {
-  /** The catalog provider and model that produced it: only that model can read it back. */
-  provider: string;
-  model: string;
-  text?: string;
-  summary?: boolean;
-  signature?: string;
-  redactedData?: string;
-  toolCallId?: string;
-}
+// Anthropic's thinking blocks ⇄ the Reason answer's and turns' reasoning items (docs/anthropic-door.md
+// "Thinking"). Whatever model answered, its reasoning reaches an Anthropic client as thinking blocks:
+// the text in `thinking`, and the item itself — which model made it, its signature, the call a Gemini
+// signature came with — in the opaque `signature` (`data` for redacted thinking), which every client
+// sends back unchanged. Read back, a block becomes the item again, for the model that made it alone.
 
 export interface ThinkingBlock {
   type: 'thinking';
@@ -27,31 +21,40 @@ export interface RedactedThinkingBlock {
 
 export type AnthropicThinking = ThinkingBlock | RedactedThinkingBlock;
 
-/**
- * An assistant message's thinking blocks as reasoning items of `from` (the model that answered the
- * turn they came back in): `thinking` keeps its text and signature byte for byte, `redacted_thinking`
- * its data.
- */
-export function reasoningItemsOf(
-  blocks: readonly AnthropicThinking[],
-  from: { provider: string; model: string },
-): ReasoningItem[] {
-  return blocks.map((block) =>
-    block.type === 'thinking'
-      ? { provider: from.provider, model: from.model, text: block.thinking, signature: block.signature }
-      : { provider: from.provider, model: from.model, redactedData: block.data },
-  );
+/** Reasoning items as Anthropic's blocks, in their order; an item of no text, state or data is left out. */
+export function thinkingBlocksOf(items: readonly ReasoningItem[]): AnthropicThinking[] {
+  return items.flatMap((item): AnthropicThinking[] => {
+    if (item.redactedData !== undefined)
+      return [{ type: 'redacted_thinking', data: encodeReasoning([item]) }];
+    if (item.text === undefined && item.signature === undefined) return [];
+    const { text, ...state } = item;
+    return [{ type: 'thinking', thinking: text ?? '', signature: encodeReasoning([state]) }];
+  });
 }
 
 /**
- * Reasoning items as Anthropic's blocks, in their order: one with redacted data is `redacted_thinking`,
- * any other `thinking` (its signature, or '' when the model that produced it gave none). An item of
- * neither text nor data says nothing a client can show and is left out.
+ * The reasoning items of the thinking blocks an assistant message sent back: those Valve gave, read
+ * back exactly (a block whose state was changed is a 400 naming it), and a count of the others —
+ * thinking from elsewhere, which names no model Valve could send it to.
  */
-export function thinkingBlocksOf(items: readonly ReasoningItem[]): AnthropicThinking[] {
-  return items.flatMap((item): AnthropicThinking[] => {
-    if (item.redactedData !== undefined) return [{ type: 'redacted_thinking', data: item.redactedData }];
-    if (item.text === undefined && item.signature === undefined) return [];
-    return [{ type: 'thinking', thinking: item.text ?? '', signature: item.signature ?? '' }];
-  });
+export function reasoningItemsOf(blocks: readonly { block: AnthropicThinking; at: ParamPath }[]): {
+  items: ReasoningItem[];
+  foreign: number;
+} {
+  const items: ReasoningItem[] = [];
+  let foreign = 0;
+  for (const { block, at } of blocks) {
+    const state = block.type === 'thinking' ? block.signature : block.data;
+    if (!isValveReasoning(state)) {
+      foreign++;
+      continue;
+    }
+    const field = block.type === 'thinking' ? 'signature' : 'data';
+    for (const item of decodeReasoning(state, [...at, field])) {
+      items.push(
+        block.type === 'thinking' && block.thinking !== '' ? { ...item, text: block.thinking } : item,
+      );
+    }
+  }
+  return { items, foreign };
 }

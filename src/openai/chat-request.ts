@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { onTheWire } from '../contracts/wire-schema';
+import { reasoningListSchema } from '../door/reasoning-carrier';
 import { valveOptionsSchema } from '../door/valve-options';
 import { chatNeutralFields, ignoredFields } from './neutral-knobs';
-import { reasoningListSchema } from './reasoning-carrier';
 import { argumentsWire, chatContentWire, chatUserContentWire } from './wire-parts';
 
 // The Chat Completions request body as Valve accepts it. Top-level fields are strict, as OpenAI's

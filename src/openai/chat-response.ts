@@ -1,6 +1,6 @@
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
-import { chatReasoningOf } from './reasoning-carrier';
+import { chatReasoningOf } from './reasoning-output';
 import { chatAnnotationsOf } from './url-citations';
 
 // A signed Reason response in the exact shape of an OpenAI `chat.completion`. The receipt id is the

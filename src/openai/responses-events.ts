@@ -5,7 +5,7 @@ import type { StreamEvent } from '../streaming/stream-events';
 import { errorOfEvent } from './chat-chunks';
 import { modelIdOf } from './chat-response';
 import { openaiErrorOf } from './openai-error';
-import { responsesReasoningItemOf } from './reasoning-carrier';
+import { responsesReasoningItemOf } from './reasoning-output';
 import type { ResponsesRequest } from './responses-request';
 import {
   finishedResponseOf,

@@ -2,7 +2,7 @@ import type { ReasonResponse } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
 import { contentOf, modelIdOf, refusalTextOf, valveExtensionOf } from './chat-response';
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
-import { responsesReasoningItemOf } from './reasoning-carrier';
+import { responsesReasoningItemOf } from './reasoning-output';
 import type { ResponsesRequest } from './responses-request';
 import { responsesAnnotationsOf } from './url-citations';
 

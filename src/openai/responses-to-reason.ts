@@ -3,9 +3,9 @@ import { buildReasonRequest, type InstructionPart, reasoningOfEffort } from '../
 import { invalidParam, type ParamPath } from '../door/invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../door/media-parts';
 import type { DoorRequest } from '../door/pipeline-request';
+import { decodeReasoning } from '../door/reasoning-carrier';
 import { argumentsOf, fileProviderOf, partRefusal, userTurnOf } from './chat-to-reason';
 import { type MediaScope, responsesMediaPart, responsesMediaTypes } from './media-parts';
-import { decodeReasoning } from './reasoning-carrier';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or

@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { blockFrames } from '../../src/anthropic/message-events';
 import { reasoningItemsOf, thinkingBlocksOf } from '../../src/anthropic/thinking-blocks';
 
-// Anthropic's thinking blocks ⇄ the Reason contract's ReasoningItem[], kept apart until the contract
-// carries them: signatures and redacted data go through byte for byte, both ways.
+// Reasoning items ⇄ Anthropic's thinking blocks at the door: the text in `thinking`, the item (its
+// model, its signature, the call a Gemini signature came with) in the opaque `signature` or `data`,
+// so that what the client sends back is read as exactly the items the answer gave.
 
 const from = { provider: 'anthropic', model: 'claude-sonnet-4-5' };
+const items = [
+  { ...from, text: 'First, the user wants…', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3h' },
+  { ...from, redactedData: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
+  { provider: 'gemini', model: 'gemini-3-pro-preview', signature: 'CsGem', toolCallId: 'c1' },
+];
+const at = (i: number) => ['messages', 1, 'content', i];
 const blocks = [
   {
     type: 'thinking' as const,
@@ -16,24 +23,31 @@ const blocks = [
 ];
 
 describe('thinking blocks and reasoning items', () => {
-  it('reads thinking as {text, signature} and redacted_thinking as {redactedData}, of the model given', () => {
-    expect(reasoningItemsOf(blocks, from)).toEqual([
-      { ...from, text: 'First, the user wants…', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3h' },
-      { ...from, redactedData: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
-    ]);
+  it('gives each item as a block whose opaque field carries it, and reads the blocks back as the same items', () => {
+    const written = thinkingBlocksOf(items);
+    expect(written.map((b) => b.type)).toEqual(['thinking', 'redacted_thinking', 'thinking']);
+    expect(written[0]).toMatchObject({ thinking: 'First, the user wants…' });
+    expect(written[2]).toMatchObject({ thinking: '' });
+    const read = reasoningItemsOf(written.map((block, i) => ({ block, at: at(i) })));
+    expect(read).toEqual({ items, foreign: 0 });
   });
 
-  it('writes the items back as the same blocks, in their order', () => {
-    expect(thinkingBlocksOf(reasoningItemsOf(blocks, from))).toEqual(blocks);
+  it('counts thinking Valve did not give as foreign, and refuses a signature it gave that was changed', () => {
+    expect(reasoningItemsOf(blocks.map((block, i) => ({ block, at: at(i) })))).toEqual({
+      items: [],
+      foreign: 2,
+    });
+    const [given] = thinkingBlocksOf(items.slice(0, 1)) as [
+      { type: 'thinking'; thinking: string; signature: string },
+    ];
+    const changed = { ...given, signature: `${given.signature.slice(0, -6)}AAAAAA` };
+    expect(() => reasoningItemsOf([{ block: changed, at: at(0) }])).toThrow(
+      /messages\[1\]\.content\[0\]\.signature/,
+    );
   });
 
-  it('writes a summary without a signature as a thinking block with an empty signature, and drops an empty item', () => {
-    expect(
-      thinkingBlocksOf([
-        { ...from, text: 'Summary.', summary: true },
-        { ...from, toolCallId: 'c1' },
-      ]),
-    ).toEqual([{ type: 'thinking', thinking: 'Summary.', signature: '' }]);
+  it('drops an item with neither text, state nor data', () => {
+    expect(thinkingBlocksOf([{ ...from, summary: true }])).toEqual([]);
   });
 
   it('streams a thinking block as a thinking_delta and a signature_delta between its start and stop', () => {
