@@ -1,6 +1,7 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import { holdBack } from '../door/hold-back';
+import { valveExtensionOf } from '../door/valve-extension';
 import { ApiError } from '../errors';
 import type { StreamEvent } from '../streaming/stream-events';
 import { anthropicErrorOf } from './anthropic-error';
@@ -11,7 +12,6 @@ import {
   stopReasonOf,
   toolUseOf,
   usageOf,
-  valveExtensionOf,
 } from './message-response';
 import type { AnthropicThinking } from './thinking-blocks';
 import { thinkingBlocksOf } from './thinking-blocks';
@@ -149,7 +149,7 @@ export async function* messageEvents(
         yield frame('message_delta', {
           delta: { stop_reason: stopReason, stop_sequence: null },
           usage: usageOf(response),
-          valve: valveExtensionOf(response, held, options.notes),
+          valve: valveExtensionOf('anthropic', response, held, options.notes),
         });
         yield frame('message_stop', {});
         return;

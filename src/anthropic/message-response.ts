@@ -1,5 +1,6 @@
 import type { ReasonResponse, ToolCall, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
+import { valveExtensionOf } from '../door/valve-extension';
 import { type AnthropicThinking, thinkingBlocksOf } from './thinking-blocks';
 
 // A signed Reason response in the shape of an Anthropic `message`. The message id embeds the receipt
@@ -83,24 +84,6 @@ export function contentOf(response: ReasonResponse, held: HeldBack): ContentBloc
   return blocks;
 }
 
-/**
- * The `valve` extension: the signed Reason response, exactly the shape `valve-verify disclose` reads,
- * with the door's own notes and one `anthropic.tool_call_held` warning per call held back after the
- * pipeline's warnings (warnings are not committed to).
- */
-export function valveExtensionOf(
-  response: ReasonResponse,
-  held: HeldBack,
-  notes: readonly Warning[] = [],
-): ReasonResponse {
-  if (held.held.length === 0 && notes.length === 0) return response;
-  const warnings = held.held.map((call) => ({
-    code: 'anthropic.tool_call_held',
-    message: `Tool call ${call.id} (${call.name}) follows untrusted input and its tool is destructive: it was not handed to the client.`,
-  }));
-  return { ...response, warnings: [...response.warnings, ...notes, ...warnings] };
-}
-
 export function messageOf(response: ReasonResponse, held: HeldBack, notes: readonly Warning[] = []) {
   return {
     id: messageIdOf(response.receiptId),
@@ -111,6 +94,6 @@ export function messageOf(response: ReasonResponse, held: HeldBack, notes: reado
     stop_reason: stopReasonOf(response, held),
     stop_sequence: null,
     usage: usageOf(response),
-    valve: valveExtensionOf(response, held, notes),
+    valve: valveExtensionOf('anthropic', response, held, notes),
   };
 }

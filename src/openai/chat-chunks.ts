@@ -1,16 +1,10 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import { holdBack } from '../door/hold-back';
+import { valveExtensionOf } from '../door/valve-extension';
 import { ApiError } from '../errors';
 import type { StreamEvent } from '../streaming/stream-events';
-import {
-  chatUsageOf,
-  completionIdOf,
-  finishReasonOf,
-  modelIdOf,
-  valveExtensionOf,
-  wireToolCallsOf,
-} from './chat-response';
+import { chatUsageOf, completionIdOf, finishReasonOf, modelIdOf, wireToolCallsOf } from './chat-response';
 import { openaiErrorOf } from './openai-error';
 import { chatAnnotationsOf } from './url-citations';
 
@@ -99,7 +93,7 @@ export async function* chatChunks(
         for (const [index, call] of calls.entries()) yield frame(chunk({ tool_calls: [{ index, ...call }] }));
         if (held.note && response.output.format === 'text' && response.output.text === '')
           yield frame(chunk({ content: held.note }));
-        const valve = valveExtensionOf(response, held, options.notes);
+        const valve = valveExtensionOf('openai', response, held, options.notes);
         const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
         yield frame(chunk({}, finish, { valve }));
         if (options.includeUsage) {

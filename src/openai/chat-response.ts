@@ -1,5 +1,6 @@
 import type { ReasonResponse, Warning } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
+import { valveExtensionOf } from '../door/valve-extension';
 import { chatReasoningOf } from './reasoning-output';
 import { chatAnnotationsOf } from './url-citations';
 
@@ -63,24 +64,6 @@ export function wireToolCallsOf(held: HeldBack) {
   }));
 }
 
-/**
- * The `valve` extension: the signed Reason response, exactly the shape `valve-verify disclose` reads,
- * with one `openai.tool_call_held` warning per call held back and the door's own `notes` (knobs it
- * did not apply) after the pipeline's warnings (warnings are not committed to).
- */
-export function valveExtensionOf(
-  response: ReasonResponse,
-  held: HeldBack,
-  notes: readonly Warning[] = [],
-): ReasonResponse {
-  if (held.held.length === 0 && notes.length === 0) return response;
-  const warnings = held.held.map((call) => ({
-    code: 'openai.tool_call_held',
-    message: `Tool call ${call.id} (${call.name}) follows untrusted input and its tool is destructive: it was not handed to the client.`,
-  }));
-  return { ...response, warnings: [...response.warnings, ...notes, ...warnings] };
-}
-
 export function chatCompletionOf(
   response: ReasonResponse,
   held: HeldBack,
@@ -114,6 +97,6 @@ export function chatCompletionOf(
     ],
     usage: chatUsageOf(response),
     system_fingerprint: null,
-    valve: valveExtensionOf(response, held, notes),
+    valve: valveExtensionOf('openai', response, held, notes),
   };
 }

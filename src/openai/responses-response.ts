@@ -1,6 +1,7 @@
 import type { ReasonResponse } from '../contracts/reason-response';
 import type { HeldBack } from '../door/hold-back';
-import { contentOf, modelIdOf, refusalTextOf, valveExtensionOf } from './chat-response';
+import { valveExtensionOf } from '../door/valve-extension';
+import { contentOf, modelIdOf, refusalTextOf } from './chat-response';
 import { ignoredResponsesKnobs, ignoredWarnings } from './ignored-knobs';
 import { responsesReasoningItemOf } from './reasoning-output';
 import type { ResponsesRequest } from './responses-request';
@@ -133,6 +134,6 @@ export function finishedResponseOf(
     model: modelIdOf(response),
     output: outputItemsOf(response, held),
     usage: responsesUsageOf(response),
-    valve: valveExtensionOf(response, held, ignoredWarnings(ignoredResponsesKnobs(shell.request))),
+    valve: valveExtensionOf('openai', response, held, ignoredWarnings(ignoredResponsesKnobs(shell.request))),
   });
 }

@@ -1,10 +1,8 @@
-import { type Context, Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { Hono } from 'hono';
 import { holdBack } from '../door/hold-back';
 import { sseResponse } from '../door/sse-response';
 import type { AppEnv } from '../env';
-import { ApiError, toApiError } from '../errors';
+import { ApiError } from '../errors';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
@@ -18,6 +16,7 @@ import { modelOf, modelsListOf } from '../openai/models-list';
 import { openaiErrorOf } from '../openai/openai-error';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
+import { doorErrorResponder } from './door-error-response';
 import { checkPinned } from './openai-pinned';
 import { openaiResponsesRoutes } from './openai-responses';
 import { answerJson, answerStream, doorHeaders } from './openai-serve';
@@ -119,26 +118,7 @@ export const openaiRoutes = new Hono<AppEnv>()
     throw new ApiError('request.not_found', `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}.`);
   });
 
-/**
- * Any failure of a request under /openai/ as OpenAI's error body. The app's own error handler calls it
- * too, for what fails before the door's routes run (a body over the size limit).
- */
-export function openaiErrorResponse(thrown: unknown, c: Context<AppEnv>): Response {
-  const error =
-    thrown instanceof HTTPException
-      ? thrown.status === 413
-        ? new ApiError('request.too_large', 'The body is over the size limit.')
-        : new ApiError('request.malformed_json', 'The body is not valid JSON.')
-      : toApiError(thrown);
-  const requestId = c.get('requestId') ?? crypto.randomUUID();
-  if (error.status >= 500)
-    console.error(
-      JSON.stringify({ level: 'error', requestId, code: error.code, cause: String(error.cause ?? thrown) }),
-    );
-  const rendered = openaiErrorOf(error, requestId);
-  for (const [name, value] of Object.entries(rendered.headers)) c.header(name, value);
-  c.header('X-Request-Id', requestId);
-  return c.json(rendered.body, rendered.status as ContentfulStatusCode);
-}
+/** Any failure of a request under this door as OpenAI's error body (routes/door-error-response.ts). */
+export const openaiErrorResponse = doorErrorResponder(openaiErrorOf);
 
 openaiRoutes.onError(openaiErrorResponse);

@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Catalog, CatalogModel } from '../../src/policy/catalog';
 import anthropicText from '../fixtures/providers/anthropic/text.json';
-import claudeToolUse from '../fixtures/providers/anthropic/thinking-tool-use.json';
 import geminiText from '../fixtures/providers/gemini/text.json';
-import geminiToolCall from '../fixtures/providers/gemini/tool-call.json';
 import { createKey } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';
+import {
+  claudeReasoning,
+  claudeSecond,
+  claudeSecondSignature,
+  claudeThinking,
+  claudeToolUse,
+  gemini3Reasoning,
+  geminiSecond,
+  geminiSecondSignature,
+  geminiSignature,
+  geminiToolCall,
+} from '../helpers/reasoning-loops';
 import { reasonWithCatalog } from '../helpers/with-catalog';
 
 // Two three-turn tool loops through /v1/reason, each on a model that refuses a tool-call turn without
@@ -26,26 +36,14 @@ const models: CatalogModel[] = [
     provider: 'anthropic',
     priceUsdPerMTok: { input: 3, output: 15 },
     capabilities: reasons,
-    reasoning: {
-      control: 'budget',
-      minBudgetTokens: 1024,
-      canDisable: true,
-      defaultOn: false,
-      billedAsOutput: true,
-    },
+    reasoning: claudeReasoning,
   }),
   simModel('gemini-3-pro-preview', {
     ...plain,
     provider: 'gemini',
     priceUsdPerMTok: { input: 2, output: 12 },
     capabilities: reasons,
-    reasoning: {
-      control: 'level',
-      levels: ['low', 'high'],
-      canDisable: false,
-      defaultOn: true,
-      billedAsOutput: true,
-    },
+    reasoning: gemini3Reasoning,
   }),
 ];
 const catalog: Catalog = {
@@ -69,19 +67,6 @@ function upstream(answers: unknown[]): Body[] {
   });
   return bodies;
 }
-
-// The second step of each loop: the recorded answer again, as another call with its own signature.
-const claudeSecond = structuredClone(claudeToolUse);
-claudeSecond.id = 'msg_02';
-claudeSecond.content[0] = {
-  ...claudeToolUse.content[0],
-  signature: 'EqSecondStepSignatureOfClaude==',
-} as never;
-claudeSecond.content[1] = { ...claudeToolUse.content[1], id: 'toolu_02second' } as never;
-const geminiSecond = structuredClone(geminiToolCall) as Body & typeof geminiToolCall;
-const secondPart = geminiSecond.candidates[0]?.content.parts[0] as Record<string, unknown>;
-secondPart.functionCall = { id: 'fc_second', name: 'weather', args: { location: 'Paris' } };
-secondPart.thoughtSignature = 'CsSecondStepSignatureOfGemini==';
 
 interface Answer {
   toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
@@ -134,8 +119,8 @@ describe('a Claude-with-thinking tool loop, three turns through /v1/reason', () 
       {
         provider: 'anthropic',
         model: 'claude-sonnet-4-6',
-        text: claudeToolUse.content[0]?.thinking,
-        signature: claudeToolUse.content[0]?.signature,
+        text: claudeThinking.thinking,
+        signature: claudeThinking.signature,
       },
     ]);
     const toolTurn = (answer: Answer, content: string) => ({
@@ -155,8 +140,8 @@ describe('a Claude-with-thinking tool loop, three turns through /v1/reason', () 
     expect(assistants).toHaveLength(2);
     expect(assistants[0]?.content[0]).toEqual({
       type: 'thinking',
-      thinking: claudeToolUse.content[0]?.thinking,
-      signature: claudeToolUse.content[0]?.signature,
+      thinking: claudeThinking.thinking,
+      signature: claudeThinking.signature,
     });
     expect(assistants[0]?.content[1]).toMatchObject({
       type: 'tool_use',
@@ -164,8 +149,8 @@ describe('a Claude-with-thinking tool loop, three turns through /v1/reason', () 
     });
     expect(assistants[1]?.content[0]).toEqual({
       type: 'thinking',
-      thinking: claudeToolUse.content[0]?.thinking,
-      signature: 'EqSecondStepSignatureOfClaude==',
+      thinking: claudeThinking.thinking,
+      signature: claudeSecondSignature,
     });
     // Thinking is never in the system channel, and never text.
     expect(JSON.stringify(bodies[2]?.system)).not.toContain('checkSandboxErrors immediately');
@@ -182,7 +167,7 @@ describe('a Gemini 3 tool loop, three turns through /v1/reason', () => {
     const gemini = { provider: 'gemini', model: 'gemini-3-pro-preview' };
     const user = { role: 'user', content: 'What is the weather in San Francisco, then Paris?' };
     const first = await turn(key, gemini, [user], 'weather');
-    const signature = geminiToolCall.candidates[0]?.content.parts[0]?.thoughtSignature;
+    const signature = geminiSignature;
     expect(first.reasoning).toEqual([
       { provider: 'gemini', model: 'gemini-3-pro-preview', signature, toolCallId: first.toolCalls[0]?.id },
     ]);
@@ -203,7 +188,7 @@ describe('a Gemini 3 tool loop, three turns through /v1/reason', () => {
       { functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: signature },
       {
         functionCall: { name: 'weather', args: { location: 'Paris' } },
-        thoughtSignature: 'CsSecondStepSignatureOfGemini==',
+        thoughtSignature: geminiSecondSignature,
       },
     ]);
     expect(third.warnings.map((w) => w.code)).not.toContain('reasoning.not_replayed');
@@ -231,7 +216,7 @@ describe('a Gemini 3 tool loop, three turns through /v1/reason', () => {
       'checkSandboxErrors',
     );
     const sent = JSON.stringify(bodies[1]);
-    expect(sent).not.toContain(claudeToolUse.content[0]?.signature ?? '-');
+    expect(sent).not.toContain(claudeThinking.signature);
     expect(sent).not.toContain('checkSandboxErrors immediately');
     const contents = bodies[1]?.contents as { role: string; parts: Body[] }[];
     const call = contents.flatMap((c) => c.parts).find((p) => p.functionCall !== undefined);

@@ -1,5 +1,18 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  claudeReasoning,
+  claudeSecond,
+  claudeSecondSignature,
+  claudeThinking,
+  claudeToolUse,
+  gemini3Reasoning,
+  geminiSecond,
+  geminiSecondSignature,
+  geminiSignature,
+  geminiToolCall,
+  thinkingModel,
+} from '../../helpers/reasoning-loops';
 import { type FakeUpstream, fixture, startFakeUpstream } from '../fake-upstream/fake-upstream';
 import { type Door, startDoor } from '../openai/door-harness';
 
@@ -12,21 +25,6 @@ type Body = Record<string, unknown>;
 let upstream: FakeUpstream;
 let door: Door;
 let client: Anthropic;
-
-const claudeToolUse = fixture('anthropic/thinking-tool-use.json') as {
-  content: [{ thinking: string; signature: string }, Body];
-};
-const claudeSecond = structuredClone(claudeToolUse) as unknown as { content: Body[] };
-claudeSecond.content[0] = { ...claudeToolUse.content[0], signature: 'EqSecondStepSignatureOfClaude==' };
-claudeSecond.content[1] = { ...claudeToolUse.content[1], id: 'toolu_02second' };
-const geminiToolCall = fixture('gemini/tool-call.json') as {
-  candidates: [{ content: { parts: [{ thoughtSignature: string } & Body] } }];
-};
-const geminiSecond = structuredClone(geminiToolCall);
-geminiSecond.candidates[0].content.parts[0] = {
-  functionCall: { id: 'fc_second', name: 'weather', args: { location: 'Paris' } },
-  thoughtSignature: 'CsSecondStepSignatureOfGemini==',
-};
 
 /**
  * A recorded Messages answer as the SSE events Anthropic streams it in (event order of
@@ -90,19 +88,6 @@ const tool = (name: string) => ({
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const model = (provider: string, id: string, reasoning: Body) => ({
-    provider,
-    model: id,
-    regions: ['lab'],
-    priceUsdPerMTok: { input: 1, output: 4 },
-    quality: 80,
-    latency: { ttftMsP50: 40, ttftMsP90: 80, outputTokensPerSec: 400 },
-    contextTokens: 200_000,
-    maxOutputTokens: 32_000,
-    capabilities: { tools: true, json: 'native', reasoning: true, base64Data: false },
-    reasoning,
-    maxPrivacy: 'confidential',
-  });
   door = await startDoor(
     {
       providers: [
@@ -115,20 +100,8 @@ beforeAll(async () => {
         { id: 'gem', kind: 'gemini', baseUrl: `${upstream.url}/gem/v1beta`, apiKeyEnv: 'GEMINI_API_KEY' },
       ],
       models: [
-        model('claude', 'claude-sonnet-4-6', {
-          control: 'budget',
-          minBudgetTokens: 1024,
-          canDisable: true,
-          defaultOn: false,
-          billedAsOutput: true,
-        }),
-        model('gem', 'gemini-3-pro-preview', {
-          control: 'level',
-          levels: ['low', 'high'],
-          canDisable: false,
-          defaultOn: true,
-          billedAsOutput: true,
-        }),
+        thinkingModel('claude', 'claude-sonnet-4-6', claudeReasoning),
+        thinkingModel('gem', 'gemini-3-pro-preview', gemini3Reasoning),
       ],
     },
     { ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test' },
@@ -188,13 +161,13 @@ describe('the @anthropic-ai/sdk client in tool loops with thinking, through /ant
       expect(assistants.map((m) => m.content[0])).toEqual([
         {
           type: 'thinking',
-          thinking: claudeToolUse.content[0].thinking,
-          signature: claudeToolUse.content[0].signature,
+          thinking: claudeThinking.thinking,
+          signature: claudeThinking.signature,
         },
         {
           type: 'thinking',
-          thinking: claudeToolUse.content[0].thinking,
-          signature: 'EqSecondStepSignatureOfClaude==',
+          thinking: claudeThinking.thinking,
+          signature: claudeSecondSignature,
         },
       ]);
     });
@@ -209,9 +182,6 @@ describe('the @anthropic-ai/sdk client in tool loops with thinking, through /ant
     await loop('gem/gemini-3-pro-preview', 'weather', false);
     const body = upstream.arrivals('gem')[2]?.body as { contents: { parts: Body[] }[] };
     const calls = body.contents.flatMap((c) => c.parts.filter((p) => p.functionCall !== undefined));
-    expect(calls.map((p) => p.thoughtSignature)).toEqual([
-      geminiToolCall.candidates[0].content.parts[0].thoughtSignature,
-      'CsSecondStepSignatureOfGemini==',
-    ]);
+    expect(calls.map((p) => p.thoughtSignature)).toEqual([geminiSignature, geminiSecondSignature]);
   });
 });

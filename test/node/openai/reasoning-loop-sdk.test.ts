@@ -2,6 +2,19 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  claudeReasoning,
+  claudeSecond,
+  claudeSecondSignature,
+  claudeThinking,
+  claudeToolUse,
+  gemini3Reasoning,
+  geminiSecond,
+  geminiSecondSignature,
+  geminiSignature,
+  geminiToolCall,
+  thinkingModel,
+} from '../../helpers/reasoning-loops';
 import { type FakeUpstream, fixture, startFakeUpstream } from '../fake-upstream/fake-upstream';
 import { type Door, expectReceiptVerifies, receiptIdOf, startDoor } from './door-harness';
 
@@ -15,21 +28,6 @@ let upstream: FakeUpstream;
 let door: Door;
 let client: OpenAI;
 
-const claudeToolUse = fixture('anthropic/thinking-tool-use.json') as {
-  content: [{ thinking: string; signature: string }, Body];
-};
-const geminiToolCall = fixture('gemini/tool-call.json') as {
-  candidates: [{ content: { parts: [{ thoughtSignature: string } & Body] } }];
-};
-const claudeSecond = structuredClone(claudeToolUse) as unknown as { content: Body[] };
-claudeSecond.content[0] = { ...claudeToolUse.content[0], signature: 'EqSecondStepSignatureOfClaude==' };
-claudeSecond.content[1] = { ...claudeToolUse.content[1], id: 'toolu_02second' };
-const geminiSecond = structuredClone(geminiToolCall);
-geminiSecond.candidates[0].content.parts[0] = {
-  functionCall: { id: 'fc_second', name: 'weather', args: { location: 'Paris' } },
-  thoughtSignature: 'CsSecondStepSignatureOfGemini==',
-};
-
 const tool = (name: string) => ({
   type: 'function' as const,
   function: { name, parameters: { type: 'object', properties: { location: { type: 'string' } } } },
@@ -37,19 +35,6 @@ const tool = (name: string) => ({
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const model = (provider: string, id: string, reasoning: Body) => ({
-    provider,
-    model: id,
-    regions: ['lab'],
-    priceUsdPerMTok: { input: 1, output: 4 },
-    quality: 80,
-    latency: { ttftMsP50: 40, ttftMsP90: 80, outputTokensPerSec: 400 },
-    contextTokens: 200_000,
-    maxOutputTokens: 32_000,
-    capabilities: { tools: true, json: 'native', reasoning: true, base64Data: false },
-    reasoning,
-    maxPrivacy: 'confidential',
-  });
   const catalog = {
     providers: [
       {
@@ -61,20 +46,8 @@ beforeAll(async () => {
       { id: 'gem', kind: 'gemini', baseUrl: `${upstream.url}/gem/v1beta`, apiKeyEnv: 'GEMINI_API_KEY' },
     ],
     models: [
-      model('claude', 'claude-sonnet-4-6', {
-        control: 'budget',
-        minBudgetTokens: 1024,
-        canDisable: true,
-        defaultOn: false,
-        billedAsOutput: true,
-      }),
-      model('gem', 'gemini-3-pro-preview', {
-        control: 'level',
-        levels: ['low', 'high'],
-        canDisable: false,
-        defaultOn: true,
-        billedAsOutput: true,
-      }),
+      thinkingModel('claude', 'claude-sonnet-4-6', claudeReasoning),
+      thinkingModel('gem', 'gemini-3-pro-preview', gemini3Reasoning),
     ],
   };
   door = await startDoor(catalog, { ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test' });
@@ -111,7 +84,7 @@ describe('a Claude-with-thinking tool loop through chat.completions, three turns
       const message = completion.choices[0]?.message;
       expect(message?.tool_calls?.[0]?.id).toBeDefined();
       // The thinking text for display, in the field OpenAI-compatible servers use.
-      expect((message as unknown as Body).reasoning_content).toBe(claudeToolUse.content[0].thinking);
+      expect((message as unknown as Body).reasoning_content).toBe(claudeThinking.thinking);
       messages.push(message as ChatCompletionMessageParam);
       messages.push({ role: 'tool', tool_call_id: message?.tool_calls?.[0]?.id ?? '', content: result });
     }
@@ -126,13 +99,13 @@ describe('a Claude-with-thinking tool loop through chat.completions, three turns
     expect(assistants.map((m) => m.content[0])).toEqual([
       {
         type: 'thinking',
-        thinking: claudeToolUse.content[0].thinking,
-        signature: claudeToolUse.content[0].signature,
+        thinking: claudeThinking.thinking,
+        signature: claudeThinking.signature,
       },
       {
         type: 'thinking',
-        thinking: claudeToolUse.content[0].thinking,
-        signature: 'EqSecondStepSignatureOfClaude==',
+        thinking: claudeThinking.thinking,
+        signature: claudeSecondSignature,
       },
     ]);
     await expectReceiptVerifies(door, receiptIdOf(last.id));
@@ -162,10 +135,7 @@ describe('a Gemini 3 tool loop, three turns', () => {
     expect(last.choices[0]?.finish_reason).toBe('stop');
     const contents = upstream.arrivals('gem')[2]?.body as { contents: { parts: Body[] }[] };
     const calls = contents.contents.flatMap((c) => c.parts.filter((p) => p.functionCall !== undefined));
-    expect(calls.map((p) => p.thoughtSignature)).toEqual([
-      geminiToolCall.candidates[0].content.parts[0].thoughtSignature,
-      'CsSecondStepSignatureOfGemini==',
-    ]);
+    expect(calls.map((p) => p.thoughtSignature)).toEqual([geminiSignature, geminiSecondSignature]);
     await expectReceiptVerifies(door, receiptIdOf(last.id));
   });
 
@@ -197,9 +167,6 @@ describe('a Gemini 3 tool loop, three turns', () => {
     expect(last.output_text).toBeTruthy();
     const contents = upstream.arrivals('gem')[2]?.body as { contents: { parts: Body[] }[] };
     const calls = contents.contents.flatMap((c) => c.parts.filter((p) => p.functionCall !== undefined));
-    expect(calls.map((p) => p.thoughtSignature)).toEqual([
-      geminiToolCall.candidates[0].content.parts[0].thoughtSignature,
-      'CsSecondStepSignatureOfGemini==',
-    ]);
+    expect(calls.map((p) => p.thoughtSignature)).toEqual([geminiSignature, geminiSecondSignature]);
   });
 });
