@@ -18,6 +18,7 @@ import { type ReasonResponse, reasonResponseSchema } from '../contracts/reason-r
 import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
+import { approvalOperations } from './approval-operations';
 import { consoleOperations } from './console-operations';
 import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
@@ -247,5 +248,6 @@ export const operations: Operation[] = [
   },
   ...consoleOperations,
   ...receiptOperations,
+  ...approvalOperations,
   ...openaiOperations(reasonExample),
 ];

@@ -6,16 +6,19 @@ import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginFor } from '../log/receipt-log';
+import { logOriginFor, logOriginOf } from '../log/receipt-log';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
+import { toolCallGate } from '../reason/gate-tool-calls';
 import type { HeldClaim } from '../reason/held-claim';
 import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
+import { serviceKeysOf } from '../receipts/service-keys';
 import { countSetting } from '../settings';
+import { insertHeldCalls } from '../storage/approvals';
 import { countedD1, countedStub } from '../storage/round-trips';
 import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
@@ -48,6 +51,18 @@ export async function reasonContextOf(
       { trips, background: (work) => runInBackground(c, work) },
       claim,
     ),
+    gateToolCalls: toolCallGate(async () => {
+      const keys = await serviceKeysOf(c.env, logOriginOf(c.env));
+      return {
+        tenant: c.get('caller').tenant,
+        issuer: keys.issuer,
+        signingKey: keys.receiptKey,
+        now: Date.now,
+        capabilityTtlMs: countSetting(c.env, 'CAPABILITY_TTL_MS'),
+        approvalWindowMs: countSetting(c.env, 'APPROVAL_WINDOW_MS'),
+        keepHeld: (calls) => insertHeldCalls(countedD1(c.env.DB, trips, 'd1:approvals'), calls),
+      };
+    }),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],
