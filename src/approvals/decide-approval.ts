@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { AuditRecord } from '../audit/audit-chain';
 import type { AuditEvent } from '../audit/audit-trail';
 import type { Decided, DecisionBody } from '../contracts/approvals';
+import type { ToolTurn } from '../contracts/reason-request';
 import { bytesToHex } from '../encoding/hex';
 import { utf8 } from '../encoding/utf8';
 import { ApiError } from '../errors';
@@ -89,6 +90,21 @@ function editedCall(row: StoredApproval, body: Extract<DecisionBody, { type: 'ed
   return { name, args: body.args };
 }
 
+/** A reject or respond as the tool turn of the caller's next request: the reviewer's, not the tool's. */
+function reviewerTurn(
+  row: StoredApproval,
+  body: Extract<DecisionBody, { type: 'reject' | 'respond' }>,
+): ToolTurn {
+  return {
+    role: 'tool',
+    toolCallId: row.callId,
+    name: row.tool,
+    content: body.message ?? 'A reviewer rejected this call; it was not run.',
+    status: body.type === 'reject' ? 'rejected' : 'skipped',
+    source: 'reviewer',
+  };
+}
+
 export async function decideApproval(callId: string, body: DecisionBody, deps: DecideDeps): Promise<Decided> {
   const row = await heldCall(callId, body, deps);
   const at = deps.now();
@@ -167,6 +183,7 @@ export async function decideApproval(callId: string, body: DecisionBody, deps: D
       ? {}
       : { toolCall: { id: row.callId, name: runs.name, arguments: runs.args, capability } }),
     ...('message' in body && body.message !== undefined ? { message: body.message } : {}),
+    ...(body.type === 'reject' || body.type === 'respond' ? { toolTurn: reviewerTurn(row, body) } : {}),
     audit: { seq: record.seq, hash: record.hash },
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryCursor } from './list-cursor';
 import { queryInteger } from './query-params';
-import { uuidSchema } from './reason-request';
+import { toolTurnSchema, uuidSchema } from './reason-request';
 
 // POST /v1/approvals/{callId} and GET /v1/approvals: a reviewer's decision on a tool call Valve held
 // back (seed 000 `Decision`), and the calls that wait for one.
@@ -65,8 +65,10 @@ export const decidedSchema = z.strictObject({
   toolCall: z
     .strictObject({ id: z.string(), name: z.string(), arguments: argsSchema, capability: z.string() })
     .optional(),
-  /** The message of a reject or respond, for the tool turn of the next request. */
+  /** The message of a reject or respond. */
   message: z.string().optional(),
+  /** A reject or respond as the tool turn to send with the next request, marked as the reviewer's. */
+  toolTurn: toolTurnSchema.optional(),
   /** The audit record of the decision and its entry in the log. */
   audit: z.strictObject({ seq: z.number().int().min(1), hash: z.string() }),
 });

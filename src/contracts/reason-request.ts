@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { decodedLength, type MediaPart, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
+import {
+  maxResultCharsSchema,
+  toolResultErrorSchema,
+  toolStatusSchema,
+  toolTurnSourceSchema,
+} from './tool-status';
 import { toolTurnIssues } from './tool-turn-issues';
 
 // The public Reason request, field for field as schemas/reason-request.schema.json.
@@ -53,6 +59,8 @@ export const capabilitySchema = z.strictObject({
   name: z.string().regex(toolNamePattern, 'must be 1–64 characters of A–Z, a–z, 0–9, _ or -'),
   description: z.string().max(4096).optional(),
   inputSchema: jsonObjectSchema,
+  /** At most this many characters of the tool's results reach the model, then a cut marker. */
+  maxResultChars: maxResultCharsSchema.optional(),
   annotations: z
     .strictObject({
       readOnly: z.boolean().optional(),
@@ -122,6 +130,11 @@ export const toolTurnSchema = z.strictObject({
   toolCallId: toolCallIdSchema,
   name: toolNameSchema.optional(),
   content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),
+  /** How the call ended (seed ToolStatus); `success` when absent. */
+  status: toolStatusSchema.optional(),
+  error: toolResultErrorSchema.optional(),
+  /** Who wrote the result: the tool (default) or a reviewer who rejected the call or answered for it. */
+  source: toolTurnSourceSchema.optional(),
 });
 
 export const conversationTurnSchema = z.discriminatedUnion('role', [

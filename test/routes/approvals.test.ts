@@ -195,6 +195,25 @@ describe('held tool calls', () => {
     const decided = decidedSchema.parse(await res.json());
     expect(decided).toMatchObject({ approval: { status: 'rejected' }, message: 'Not from a ticket.' });
     expect(decided.toolCall).toBeUndefined();
+    expect(decided.toolTurn).toEqual({
+      role: 'tool',
+      toolCallId: held.id,
+      name: 'delete_files',
+      content: 'Not from a ticket.',
+      status: 'rejected',
+      source: 'reviewer',
+    });
+    // The caller continues with it: the rejection is the call's tool turn.
+    const agent = await createKey('appr-reject', ['reason']);
+    const next = await reason(agent.key, {
+      ...injected,
+      conversation: [
+        { role: 'user', content: 'Tidy up.' },
+        { role: 'assistant', toolCalls: [{ id: held.id, name: held.name, arguments: held.arguments }] },
+        decided.toolTurn,
+      ],
+    });
+    expect(next.status).toBe(200);
   });
 
   it('records each decision in the audit trail, naming the receipt that held the call, and logs it', async () => {

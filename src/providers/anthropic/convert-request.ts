@@ -1,4 +1,4 @@
-import type { MediaBlock, MediaSource, Message } from '../../model/message';
+import { isFailedToolResult, type MediaBlock, type MediaSource, type Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
@@ -42,7 +42,9 @@ function blocksOf(message: Message, context: CallContext): WireBlock[] {
   }
   const text = messageText(message);
   if (message.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: message.call_id ?? '', content: text }];
+    const result = { type: 'tool_result', tool_use_id: message.call_id ?? '', content: text };
+    // Anthropic's own flag for a call that failed or was rejected.
+    return [isFailedToolResult(message) ? { ...result, is_error: true } : result];
   }
   const blocks: WireBlock[] = text === '' ? [] : [{ type: 'text', text }];
   for (const call of toolCallsOf(message)) {
