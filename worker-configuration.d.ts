@@ -25,6 +25,7 @@ declare namespace Cloudflare {
 		RECEIPT_KEY_HISTORY: string;
 		APPROVAL_WINDOW_MS: string;
 		CAPABILITY_TTL_MS: string;
+		DEFAULT_PRIVACY: string;
 		ADMIN_TOKEN: string;
 		RECEIPT_SIGNING_KEY: string;
 		LOG_SIGNING_KEY: string;
@@ -40,7 +41,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "MAX_MEDIA_BODY_BYTES" | "BODY_READ_TIMEOUT_MS" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "CIRCUIT_COOLDOWN_MS" | "PROVIDER_CIRCUIT_COOLDOWN_MS" | "VALVE_ISSUER" | "LOG_ORIGIN" | "LOG_SHARDS" | "LOG_WITNESSES" | "LOG_WITNESS_QUORUM" | "LOG_WITNESS_DELAY_MS" | "RECEIPT_KEY_HISTORY" | "APPROVAL_WINDOW_MS" | "CAPABILITY_TTL_MS" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "VALVE_VERSION" | "VALVE_CATALOG" | "MAX_BODY_BYTES" | "MAX_MEDIA_BODY_BYTES" | "BODY_READ_TIMEOUT_MS" | "DEFAULT_RATE_LIMIT_PER_MINUTE" | "CIRCUIT_COOLDOWN_MS" | "PROVIDER_CIRCUIT_COOLDOWN_MS" | "VALVE_ISSUER" | "LOG_ORIGIN" | "LOG_SHARDS" | "LOG_WITNESSES" | "LOG_WITNESS_QUORUM" | "LOG_WITNESS_DELAY_MS" | "RECEIPT_KEY_HISTORY" | "APPROVAL_WINDOW_MS" | "CAPABILITY_TTL_MS" | "DEFAULT_PRIVACY" | "ADMIN_TOKEN" | "RECEIPT_SIGNING_KEY" | "LOG_SIGNING_KEY">> {}
 }
 
 // Begin runtime types

@@ -35,6 +35,7 @@ export const settings = {
   RECEIPT_KEY_HISTORY: { kind: 'text' },
   APPROVAL_WINDOW_MS: { kind: 'count', default: 86_400_000 },
   CAPABILITY_TTL_MS: { kind: 'count', default: 900_000 },
+  DEFAULT_PRIVACY: { kind: 'text', default: 'internal' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof settings;

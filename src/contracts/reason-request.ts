@@ -109,6 +109,8 @@ export type ToolCallTurnCall = z.infer<typeof toolCallSchema>;
 export const userTurnSchema = z.strictObject({
   role: z.literal('user'),
   content: z.string(),
+  /** How sensitive this turn is; the request's `privacy` when absent. */
+  privacy: messageLevelSchema.optional(),
   media: mediaListSchema.optional(),
 });
 
@@ -117,6 +119,7 @@ export const assistantTurnSchema = z
   .strictObject({
     role: z.literal('assistant'),
     content: z.string().optional(),
+    privacy: messageLevelSchema.optional(),
     toolCalls: z.array(toolCallSchema).min(1).max(128).optional(),
   })
   .refine((turn) => turn.content !== undefined || turn.toolCalls !== undefined, {
@@ -135,6 +138,7 @@ export const toolTurnSchema = z.strictObject({
   error: toolResultErrorSchema.optional(),
   /** Who wrote the result: the tool (default) or a reviewer who rejected the call or answered for it. */
   source: toolTurnSourceSchema.optional(),
+  privacy: messageLevelSchema.optional(),
 });
 
 export const conversationTurnSchema = z.discriminatedUnion('role', [
@@ -229,6 +233,8 @@ export const reasonRequestSchema = z
     instructions: z.string().max(200_000),
     context: z.array(contextItemSchema).max(1000).optional(),
     conversation: z.array(conversationTurnSchema).max(1000).optional(),
+    /** The privacy of what carries none: instructions and unlabelled turns (the deployment default when absent). */
+    privacy: messageLevelSchema.optional(),
     tools: z.array(capabilitySchema).max(128).optional(),
     toolChoice: toolChoiceSchema.optional(),
     parallelToolCalls: z.boolean().optional(),

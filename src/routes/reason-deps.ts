@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { writeHealth, writeUsage } from '../background/write-behind';
+import { type PrivacyLevel, privacyLevels } from '../contracts/reason-request';
 import { randomHex } from '../encoding/random-token';
 import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
@@ -17,11 +18,16 @@ import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
 import { serviceKeysOf } from '../receipts/service-keys';
-import { countSetting } from '../settings';
+import { countSetting, textSetting } from '../settings';
 import { insertHeldCalls } from '../storage/approvals';
 import { countedD1, countedStub } from '../storage/round-trips';
 import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
+
+/** DEFAULT_PRIVACY as a level; anything else reads as `internal`, never as `public`. */
+function defaultPrivacyOf(text: string): PrivacyLevel {
+  return (privacyLevels as readonly string[]).includes(text) ? (text as PrivacyLevel) : 'internal';
+}
 
 export interface ReasonContext {
   deps: ReasonDeps & { issueReceipt: IssueReceipt };
@@ -63,6 +69,7 @@ export async function reasonContextOf(
         keepHeld: (calls) => insertHeldCalls(countedD1(c.env.DB, trips, 'd1:approvals'), calls),
       };
     }),
+    defaultPrivacy: defaultPrivacyOf(textSetting(c.env, 'DEFAULT_PRIVACY')),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],
