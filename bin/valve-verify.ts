@@ -4,6 +4,7 @@ import {
   escapeControlCharactersInLines,
 } from '../src/encoding/escape-control-characters';
 import { formatReport } from '../src/receipts/format-report';
+import { approvalCommand, formatApprovalReport } from './cli/approval-command';
 import { type ParsedArgs, parseArgs, UsageError } from './cli/args';
 import { auditCommand, formatAuditReport } from './cli/audit-command';
 import { discloseCommand } from './cli/disclose-command';
@@ -21,6 +22,9 @@ const usage = `usage:
   valve-verify disclose --request <request.json> --response <response.json> [--salt <salt>]
                       [--fields f1,f2] [--context 0,2] [--conversation 1] [--tenant <name>] [--out <file>]
   valve-verify audit <trail.json> [--proofs <proofs.json> --trust-root <root.json>] [--json]
+  valve-verify approval <token | token-file> --trust-root <root.json> [--args <args.json>] [--tool <name>]
+                      [--tenant <name>] [--at <epoch-ms>] [--json]
+approval: checks a tool call's capability token offline; with --args, for exactly those arguments
 --witness: a witness the auditor trusts (c2sp.org/tlog-cosignature, key type 0x04); the proof's checkpoint
   must carry cosignatures from --witness-quorum of them (default: all); the report names which signed
 held checkpoints: --state, else $XDG_STATE_HOME/valve-verify, else ~/.local/state/valve-verify
@@ -52,6 +56,13 @@ async function run(command: string | undefined, args: ParsedArgs): Promise<numbe
     const report = await auditCommand(args);
     process.stdout.write(json ? printableJson(report) : formatAuditReport(report));
     return report.ok ? EXIT.verified : EXIT['not verified'];
+  }
+  if (command === 'approval') {
+    const result = await approvalCommand(args);
+    process.stdout.write(
+      json ? printableJson(result) : escapeControlCharactersInLines(formatApprovalReport(result)),
+    );
+    return result.ok ? EXIT.verified : EXIT['not verified'];
   }
   throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
 }

@@ -15,6 +15,7 @@ import { adminReceiptRoutes } from './routes/admin-receipts';
 import { adminTenantRoutes } from './routes/admin-tenants';
 import { adminUsageRoutes } from './routes/admin-usage';
 import { anthropicErrorResponse, anthropicRoutes } from './routes/anthropic';
+import { approvalRoutes } from './routes/approvals';
 import { consolePageRoutes } from './routes/console-page';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
@@ -85,6 +86,7 @@ export const app = new Hono<AppEnv>()
   .route('/v1', usageRoutes)
   .route('/v1', modelRoutes)
   .route('/v1', receiptRoutes)
+  .route('/v1', approvalRoutes)
   .route('/v1', logRoutes)
   .route('/', logTileRoutes)
   .route('/', trustRoutes)

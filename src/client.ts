@@ -22,5 +22,14 @@ export function createValveClient(options: ValveClientOptions) {
 }
 
 export type ValveClient = ReturnType<typeof createValveClient>;
+export type { CapabilityClaims } from './contracts/capability';
 export type { ReasonRequest } from './contracts/reason-request';
 export type { ReasonResponse } from './contracts/reason-response';
+export type { TrustRoot } from './contracts/trust-root';
+export type { CapabilityExpectation, CapabilityVerification } from './receipts/capability-token';
+/**
+ * Checks a tool call's capability token offline, against the trust root you pinned (GET /v1/trust-root):
+ * a tool executor calls it before it runs a call, giving the exact arguments, the tool and its tenant,
+ * and runs the call only when `ok` (docs/approvals.md).
+ */
+export { verifyCapability } from './receipts/capability-token';

@@ -33,6 +33,9 @@ export const settings = {
   LOG_WITNESS_QUORUM: { kind: 'count', default: 1 },
   LOG_WITNESS_DELAY_MS: { kind: 'count', default: 1000 },
   RECEIPT_KEY_HISTORY: { kind: 'text' },
+  APPROVAL_WINDOW_MS: { kind: 'count', default: 86_400_000 },
+  CAPABILITY_TTL_MS: { kind: 'count', default: 900_000 },
+  DEFAULT_PRIVACY: { kind: 'text', default: 'internal' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof settings;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { decodedLength, type MediaPart, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
+import {
+  maxResultCharsSchema,
+  toolResultErrorSchema,
+  toolStatusSchema,
+  toolTurnSourceSchema,
+} from './tool-status';
 import { toolTurnIssues } from './tool-turn-issues';
 
 // The public Reason request, field for field as schemas/reason-request.schema.json.
@@ -54,6 +60,8 @@ export const capabilitySchema = z.strictObject({
   // Agents describe their tools at length: several of Claude Code's own run past 4,096 characters.
   description: z.string().max(32_768).optional(),
   inputSchema: jsonObjectSchema,
+  /** At most this many characters of the tool's results reach the model, then a cut marker. */
+  maxResultChars: maxResultCharsSchema.optional(),
   annotations: z
     .strictObject({
       readOnly: z.boolean().optional(),
@@ -121,6 +129,8 @@ export type ReasoningItem = z.infer<typeof reasoningItemSchema>;
 export const userTurnSchema = z.strictObject({
   role: z.literal('user'),
   content: z.string(),
+  /** How sensitive this turn is; the request's `privacy` when absent. */
+  privacy: messageLevelSchema.optional(),
   media: mediaListSchema.optional(),
 });
 
@@ -129,6 +139,7 @@ export const assistantTurnSchema = z
   .strictObject({
     role: z.literal('assistant'),
     content: z.string().optional(),
+    privacy: messageLevelSchema.optional(),
     toolCalls: z.array(toolCallSchema).min(1).max(128).optional(),
     /** The reasoning that came with the turn, as the answer gave it: sent back to the model that made it. */
     reasoning: z.array(reasoningItemSchema).max(256).optional(),
@@ -144,6 +155,12 @@ export const toolTurnSchema = z.strictObject({
   toolCallId: toolCallIdSchema,
   name: toolNameSchema.optional(),
   content: z.union([z.string(), jsonObjectSchema, z.array(z.unknown())]),
+  /** How the call ended (seed ToolStatus); `success` when absent. */
+  status: toolStatusSchema.optional(),
+  error: toolResultErrorSchema.optional(),
+  /** Who wrote the result: the tool (default) or a reviewer who rejected the call or answered for it. */
+  source: toolTurnSourceSchema.optional(),
+  privacy: messageLevelSchema.optional(),
 });
 
 export const conversationTurnSchema = z.discriminatedUnion('role', [
@@ -240,6 +257,8 @@ export const reasonRequestSchema = z
     instructions: z.string().max(200_000),
     context: z.array(contextItemSchema).max(1000).optional(),
     conversation: z.array(conversationTurnSchema).max(1000).optional(),
+    /** The privacy of what carries none: instructions and unlabelled turns (the deployment default when absent). */
+    privacy: messageLevelSchema.optional(),
     tools: z.array(capabilitySchema).max(128).optional(),
     toolChoice: toolChoiceSchema.optional(),
     parallelToolCalls: z.boolean().optional(),

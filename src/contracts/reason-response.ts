@@ -26,6 +26,8 @@ export const toolCallSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()),
   tainted: z.boolean(),
   approval: approvalRequestSchema.optional(),
+  /** The call's capability token (contracts/capability.ts): on a call without `approval`, at once. */
+  capability: z.string().optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 

@@ -54,4 +54,11 @@ export interface Message {
   /** For role `tool`: the call this message answers. */
   call_id?: string;
   tool?: string;
+  /** For role `tool`: how the call ended (seed ToolStatus); success when absent. */
+  status?: 'success' | 'error' | 'rejected' | 'skipped' | 'cancelled';
+}
+
+/** Whether a tool message reports a call that did not succeed, for providers' own error flag (`is_error`). */
+export function isFailedToolResult(message: Message): boolean {
+  return message.status === 'error' || message.status === 'rejected' || message.status === 'cancelled';
 }

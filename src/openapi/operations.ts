@@ -19,6 +19,7 @@ import { buildDiscovery } from '../policy/build-discovery';
 import { configuredProviders } from '../policy/configured-providers';
 import { defaultCatalog } from '../policy/default-catalog';
 import { anthropicOperations } from './anthropic-operations';
+import { approvalOperations } from './approval-operations';
 import { consoleOperations } from './console-operations';
 import { openaiOperations } from './openai-operations';
 import type { Operation } from './operation';
@@ -248,6 +249,7 @@ export const operations: Operation[] = [
   },
   ...consoleOperations,
   ...receiptOperations,
+  ...approvalOperations,
   ...openaiOperations(reasonExample),
   ...anthropicOperations(reasonExample),
 ];

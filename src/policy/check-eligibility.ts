@@ -48,7 +48,7 @@ export function checkEligibility(entry: CatalogModel, input: EligibilityInput): 
   const region = policy.regions ? firstShared(entry.regions, policy.regions) : entry.regions[0];
   if (region === undefined) return no('region', `serves ${entry.regions.join(', ')} only`);
   if (privacyLevels.indexOf(needs.privacy) > privacyLevels.indexOf(entry.maxPrivacy)) {
-    return no('privacy', `allowed up to ${entry.maxPrivacy}, the context is ${needs.privacy}`);
+    return no('privacy', `allowed up to ${entry.maxPrivacy}, the request is ${needs.privacy}`);
   }
   if (needs.tools && !entry.capabilities.tools) return no('capability', 'does not support tools');
   if (needs.forcedToolCall && input.kind !== undefined && cannotForceToolCall.has(input.kind)) {

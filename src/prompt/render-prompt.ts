@@ -148,11 +148,17 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
       toolResults++;
       const source = `turn ${index + 1}`;
       const tool = turn.name ?? callNames.get(turn.toolCallId) ?? 'tool';
-      turns.push(
-        renderToolResult({ callId: turn.toolCallId, tool, content: turn.content }, nonce, mode, (counts) =>
-          count(source, counts),
-        ),
+      const maxChars = request.tools?.find((t) => t.name === tool)?.maxResultChars;
+      const result = { callId: turn.toolCallId, tool, content: turn.content, maxChars };
+      const message = renderToolResult(
+        { ...result, status: turn.status, error: turn.error, source: turn.source },
+        nonce,
+        mode,
+        (counts) => count(source, counts),
       );
+      if (maxChars !== undefined && serializeContent(turn.content).length > maxChars)
+        tally.truncated.push([source, maxChars]);
+      turns.push(message);
       return;
     }
     if (turn.role === 'user') {

@@ -41,7 +41,7 @@ export function tallyWarnings(tally: Tally): ModelWarning[] {
   if (tally.truncated.length > 0) {
     warnings.push({
       code: 'prompt.truncated',
-      message: `Truncated context items to their size limit (${list(tally.truncated)} characters).`,
+      message: `Truncated context items and tool results to their size limit (${list(tally.truncated)} characters).`,
     });
   }
   return warnings;

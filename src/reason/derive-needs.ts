@@ -23,11 +23,29 @@ export function deriveNeeds(
   request: ReasonRequest,
   messages: Message[],
   media: MeasuredMedia = { tokens: 0, priced: [] },
+  unlabelled: PrivacyLevel = 'internal',
 ): Needs {
-  let privacy: PrivacyLevel = 'public';
-  for (const item of request.context ?? []) {
-    if (privacyLevels.indexOf(item.privacy) > privacyLevels.indexOf(privacy)) privacy = item.privacy;
-  }
+  return { ...needsOf(request, messages, media), privacy: privacyOf(request, unlabelled) };
+}
+
+/**
+ * The most sensitive privacy level of any part of the request: each context item's, each turn's, and
+ * for the instructions and the turns that carry none, the request's `privacy` or else `unlabelled`
+ * (the deployment's DEFAULT_PRIVACY).
+ */
+export function privacyOf(request: ReasonRequest, unlabelled: PrivacyLevel): PrivacyLevel {
+  const fallback = request.privacy ?? unlabelled;
+  const levels = [
+    fallback,
+    ...(request.context ?? []).map((item) => item.privacy),
+    ...(request.conversation ?? []).map((turn) => turn.privacy ?? fallback),
+  ];
+  return levels.reduce((most, level) =>
+    privacyLevels.indexOf(level) > privacyLevels.indexOf(most) ? level : most,
+  );
+}
+
+function needsOf(request: ReasonRequest, messages: Message[], media: MeasuredMedia): Omit<Needs, 'privacy'> {
   let inputTokens = media.tokens;
   for (const message of messages) {
     inputTokens += messageOverheadTokens;
@@ -45,7 +63,6 @@ export function deriveNeeds(
       (request.tools?.length ?? 0) > 0 || (request.conversation ?? []).some((turn) => turn.role === 'tool'),
     forcedToolCall: choice === 'required' || typeof choice === 'object',
     json: request.output?.format === 'json',
-    privacy,
     inputTokens,
     unboundedTokens: sumOf(media.priced.filter((p) => p.basis === 'limit').map((p) => p.tokens)),
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,

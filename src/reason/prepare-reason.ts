@@ -23,6 +23,7 @@ import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
 import { checkMediaPolicy } from './check-media-policy';
 import { decisionOf } from './decision-of';
 import { deriveNeeds, reasoningOf } from './derive-needs';
+import type { GateToolCalls } from './gate-tool-calls';
 import { keepModelsThatRead } from './keep-models-that-read';
 
 /** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
@@ -34,6 +35,10 @@ export type IssueReceipt = (
 export interface ReasonDeps {
   catalog: Catalog;
   issueReceipt?: IssueReceipt;
+  /** Signs the capabilities of the calls that may run and keeps the held ones (reason/gate-tool-calls.ts). */
+  gateToolCalls?: GateToolCalls;
+  /** The privacy of what a request does not label (DEFAULT_PRIVACY); `internal` when absent. */
+  defaultPrivacy?: PrivacyLevel;
   /** Reserves up to `wantedUsd` (at least `minimumUsd`) of the tenant's monthly budget, or throws. */
   admit?: (wantedUsd: number, minimumUsd: number) => Promise<Admission>;
   /** Why a provider cannot be used here, or undefined when it can (policy/configured-providers). */
@@ -106,7 +111,7 @@ export async function prepareReason(
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
-      needs: atLeast(deriveNeeds(request, messages, media), options.privacy),
+      needs: atLeast(deriveNeeds(request, messages, media, deps.defaultPrivacy), options.privacy),
       catalog: deps.catalog,
       notConfigured: deps.notConfigured,
       health: deps.health,

@@ -5,6 +5,7 @@ import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
 import { callDepsOf } from './call-options';
 import { callWithRepair } from './check-output';
+import { issueAnswer } from './issue-answer';
 import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 import { withWarnings } from './with-warnings';
 
@@ -49,5 +50,5 @@ export async function runReason(
   );
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
   if (deps.issueReceipt === undefined) return answer;
-  return { ...answer, receipt: await deps.issueReceipt(request, answer) };
+  return issueAnswer(request, answer, { ...deps, issueReceipt: deps.issueReceipt });
 }

@@ -16,6 +16,7 @@ import { AttemptsFailedError } from './attempts-failed-error';
 import { attemptRequest, callDepsOf, callOptionsOf } from './call-options';
 import { callWithRepair } from './check-output';
 import { countedUsage } from './counted-usage';
+import { issueAnswer } from './issue-answer';
 import type { PreparedReason, ReasonDeps } from './prepare-reason';
 import { type AttemptInput, type AttemptResult, runAttempts } from './run-attempts';
 import { StreamAssembler } from './stream-assembler';
@@ -155,7 +156,7 @@ async function finishWith(
 ): Promise<void> {
   // The receipt commits to exactly the output the caller received, through the JSON route's hook.
   const answer = deps.issueReceipt
-    ? { ...unsigned, receipt: await deps.issueReceipt(prepared.request, unsigned) }
+    ? await issueAnswer(prepared.request, unsigned, { ...deps, issueReceipt: deps.issueReceipt })
     : unsigned;
   queue.push(
     cancelled

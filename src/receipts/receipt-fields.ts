@@ -22,6 +22,7 @@ type RequestFields = Pick<
   | 'toolChoice'
   | 'parallelToolCalls'
   | 'sampling'
+  | 'privacy'
 >;
 type ResponseFields = Pick<
   ReasonResponse,
@@ -77,12 +78,14 @@ function committedFieldValues(request: RequestFields): FieldValues {
   ][]) {
     values[field] = json(request[key]);
   }
-  // How the answer is generated is committed with the policy that bounds it: inside `req.modelPolicy`,
+  // How the answer is generated, and the request's privacy, are committed with the policy that bounds it: inside `req.modelPolicy`,
   // only when given, so a request without these fields commits exactly the value it did before.
   const generation = {
     toolChoice: request.toolChoice,
     parallelToolCalls: request.parallelToolCalls,
     sampling: request.sampling,
+    // The privacy of what the request does not label decides which models may answer, like the policy.
+    privacy: request.privacy,
   };
   if (Object.values(generation).some((value) => value !== undefined)) {
     values['req.modelPolicy'] = asSent({ ...request.modelPolicy, ...generation });

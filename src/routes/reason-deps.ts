@@ -1,24 +1,33 @@
 import type { Context } from 'hono';
 import { writeHealth, writeUsage } from '../background/write-behind';
+import { type PrivacyLevel, privacyLevels } from '../contracts/reason-request';
 import { randomHex } from '../encoding/random-token';
 import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginFor } from '../log/receipt-log';
+import { logOriginFor, logOriginOf } from '../log/receipt-log';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
+import { toolCallGate } from '../reason/gate-tool-calls';
 import type { HeldClaim } from '../reason/held-claim';
 import { receiptHookFor } from '../reason/receipt-hook';
 import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
-import { countSetting } from '../settings';
+import { serviceKeysOf } from '../receipts/service-keys';
+import { countSetting, textSetting } from '../settings';
+import { insertHeldCalls } from '../storage/approvals';
 import { countedD1, countedStub } from '../storage/round-trips';
 import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
+
+/** DEFAULT_PRIVACY as a level; anything else reads as `internal`, never as `public`. */
+function defaultPrivacyOf(text: string): PrivacyLevel {
+  return (privacyLevels as readonly string[]).includes(text) ? (text as PrivacyLevel) : 'internal';
+}
 
 export interface ReasonContext {
   deps: ReasonDeps & { issueReceipt: IssueReceipt };
@@ -48,6 +57,19 @@ export async function reasonContextOf(
       { trips, background: (work) => runInBackground(c, work) },
       claim,
     ),
+    gateToolCalls: toolCallGate(async () => {
+      const keys = await serviceKeysOf(c.env, logOriginOf(c.env));
+      return {
+        tenant: c.get('caller').tenant,
+        issuer: keys.issuer,
+        signingKey: keys.receiptKey,
+        now: Date.now,
+        capabilityTtlMs: countSetting(c.env, 'CAPABILITY_TTL_MS'),
+        approvalWindowMs: countSetting(c.env, 'APPROVAL_WINDOW_MS'),
+        keepHeld: (calls) => insertHeldCalls(countedD1(c.env.DB, trips, 'd1:approvals'), calls),
+      };
+    }),
+    defaultPrivacy: defaultPrivacyOf(textSetting(c.env, 'DEFAULT_PRIVACY')),
     notConfigured: configuredProviders(catalog, (name) => env[name]),
     secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
     binding: (name) => env[name],

@@ -41,7 +41,7 @@ const cases: Case[] = [
     says: 'is allowed less sensitive data than the context holds',
     model: { maxPrivacy: 'internal' },
     needs: { privacy: 'confidential' },
-    detail: /allowed up to internal, the context is confidential/,
+    detail: /allowed up to internal, the request is confidential/,
   },
   {
     reason: 'capability',

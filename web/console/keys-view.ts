@@ -173,7 +173,7 @@ export function createKeysView(root: HTMLElement, changed: () => void): KeysView
     const rate = rateInput.value.trim();
     if (chosen.length === 0) {
       createStatus.textContent =
-        'Choose at least one scope: reason to call the API, receipts:read or usage:read to read back.';
+        'Choose at least one scope: reason to call the API, receipts:read or usage:read to read back, approvals:write for a reviewer.';
       return;
     }
     const body = {

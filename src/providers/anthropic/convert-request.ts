@@ -1,4 +1,4 @@
-import type { MediaBlock, MediaSource, Message } from '../../model/message';
+import { isFailedToolResult, type MediaBlock, type MediaSource, type Message } from '../../model/message';
 import type { CallOptions } from '../../model/model-adapter';
 import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
@@ -47,7 +47,9 @@ function blocksOf(message: Message, context: CallContext, citations: boolean): W
   }
   const text = messageText(message);
   if (message.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: message.call_id ?? '', content: text }];
+    const result = { type: 'tool_result', tool_use_id: message.call_id ?? '', content: text };
+    // Anthropic's own flag for a call that failed or was rejected.
+    return [isFailedToolResult(message) ? { ...result, is_error: true } : result];
   }
   // A turn's thinking goes back first and unchanged, as Claude gave it: its signature covers the text.
   const blocks: WireBlock[] = message.role === 'assistant' ? thinkingBlocksOf(message) : [];

@@ -1,4 +1,4 @@
-import type { MediaBlock, Message } from '../../model/message';
+import { isFailedToolResult, type MediaBlock, type Message } from '../../model/message';
 import type { ModelRequest, ReasoningSetting, ToolChoice } from '../../model/model-request';
 import type { CallContext } from '../shared/fail';
 import { checkMediaPlacement, mediaSegments } from '../shared/media';
@@ -39,7 +39,9 @@ function partsOf(
   const text = messageText(message);
   if (message.role === 'tool') {
     const name = message.tool ?? callNames.get(message.call_id ?? '') ?? message.call_id ?? 'tool';
-    return [{ functionResponse: { name, response: { content: text } } }];
+    // Gemini reads a failed call's outcome under `error`, a result under `output` or any other name.
+    const response = isFailedToolResult(message) ? { error: text } : { content: text };
+    return [{ functionResponse: { name, response } }];
   }
   const signatures = signaturesOf(message);
   const parts: Record<string, unknown>[] = [];

@@ -17,7 +17,10 @@ import { findCycles, folderOf, importGraph, layerGraph } from './import-graph';
 //    pipeline runs (prompt/, providers/, receipts/, log/, storage/, reason/): the pipeline lints,
 //    renders, plans and calls; only the catalog's types (for the models list) and the plan's (to read
 //    an error's exclusions) come from policy/;
-// 7. only middleware/, routes/ and the top-level modules import Hono.
+// 7. only middleware/, routes/ and the top-level modules import Hono;
+// 8. approvals/ decides a held tool call after its answer: it reads and writes storage/, signs with
+//    receipts/, records through audit/ and checks an edit with reason/'s schema check, but calls no
+//    model (providers/, prompt/, policy/) and no door; and nothing below routes/ imports it.
 const { modules, packages, unresolved } = importGraph(
   fileURLToPath(new URL('../../../src', import.meta.url)),
 );
@@ -103,6 +106,14 @@ describe('the import graph of src/', () => {
   it('keeps one door from importing another: what two doors share lives in door/', () => {
     expect(importsFrom(['anthropic'], ['openai'])).toEqual([]);
     expect(importsFrom(['openai'], ['anthropic'])).toEqual([]);
+  });
+
+  it('keeps approvals/ to deciding held calls: no model, prompt, policy or door, and only routes/ above it', () => {
+    expect(
+      importsFrom(['approvals'], ['providers', 'prompt', 'policy', 'door', 'openai', 'anthropic']),
+    ).toEqual([]);
+    const below = own.filter((folder) => !['approvals', 'routes'].includes(folder));
+    expect(importsFrom(below, ['approvals'])).toEqual([]);
   });
 
   it('lets only middleware/, routes/ and the top-level modules import Hono', () => {

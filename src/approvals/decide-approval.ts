@@ -1,0 +1,189 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { AuditRecord } from '../audit/audit-chain';
+import type { AuditEvent } from '../audit/audit-trail';
+import type { Decided, DecisionBody } from '../contracts/approvals';
+import type { ToolTurn } from '../contracts/reason-request';
+import { bytesToHex } from '../encoding/hex';
+import { utf8 } from '../encoding/utf8';
+import { ApiError } from '../errors';
+import { checkAgainstSchema } from '../reason/check-json';
+import { argsSha256, signCapability } from '../receipts/capability-token';
+import { canonicalJson, type JsonValue } from '../receipts/jcs';
+import type { Ed25519SigningKey } from '../signing/keys';
+import { decideHeldCall, findHeldCalls, type StoredApproval } from '../storage/approvals';
+import { approvalView } from './approval-view';
+
+// A reviewer's decision on one held tool call (POST /v1/approvals/{callId}): taken once, within the
+// call's window, by a key of the call's tenant with `approvals:write`; an edit is checked against the
+// tool's inputSchema; approve and edit yield the call's capability token; and every decision is an
+// audit record, which the audit trail appends to the log, committing to the decision and naming the
+// receipt of the answer that held the call.
+
+export interface DecideDeps {
+  db: D1Database;
+  now: () => number;
+  tenant: string;
+  /** The id of the reviewer's API key. */
+  keyId: string;
+  issuer: string;
+  signingKey: Ed25519SigningKey;
+  capabilityTtlMs: number;
+  recordAudit: (event: AuditEvent) => Promise<AuditRecord>;
+}
+
+const statusOf = {
+  approve: 'approved',
+  edit: 'edited',
+  reject: 'rejected',
+  respond: 'responded',
+} as const;
+
+function sha256Hex(value: JsonValue): string {
+  return bytesToHex(sha256(utf8(canonicalJson(value))));
+}
+
+async function heldCall(callId: string, body: DecisionBody, deps: DecideDeps): Promise<StoredApproval> {
+  const rows = await findHeldCalls(deps.db, deps.tenant, callId, body.receiptId);
+  const [row] = rows;
+  if (row === undefined)
+    throw new ApiError('approval.not_found', 'No held tool call has this id for this tenant.');
+  if (rows.length > 1) {
+    throw new ApiError(
+      'approval.ambiguous',
+      'More than one held tool call has this id: name the answer’s receipt as `receiptId`.',
+      { details: { receiptIds: rows.map((r) => r.receiptId) } },
+    );
+  }
+  return row;
+}
+
+function refuseIfClosed(row: StoredApproval, now: number): void {
+  if (row.status !== 'pending') {
+    throw new ApiError('approval.decided', `This tool call was already decided (${row.status}).`, {
+      details: { status: row.status, decidedAt: row.decidedAt },
+    });
+  }
+  if (row.expiresAt <= now) {
+    throw new ApiError('approval.expired', 'The time to decide this tool call has passed.', {
+      details: { expiresAt: row.expiresAt },
+    });
+  }
+}
+
+/** The call as it will run after an edit: a tool the request offered, arguments valid for it. */
+function editedCall(row: StoredApproval, body: Extract<DecisionBody, { type: 'edit' }>) {
+  const name = body.name ?? row.tool;
+  const tool = row.tools.find((t) => t.name === name);
+  if (tool === undefined) {
+    throw new ApiError('approval.invalid_args', 'The edit names a tool the request did not offer.', {
+      details: { issues: [{ path: '/name', keyword: 'enum', message: 'is not an offered tool' }] },
+    });
+  }
+  const check = checkAgainstSchema(body.args, tool.inputSchema as Record<string, unknown>);
+  if (!check.ok) {
+    throw new ApiError('approval.invalid_args', 'The edited arguments do not match the tool’s inputSchema.', {
+      details: {
+        issues: check.issues.map((issue) => ({ ...issue, path: `/args${issue.path.replace(/^#/, '')}` })),
+      },
+    });
+  }
+  return { name, args: body.args };
+}
+
+/** A reject or respond as the tool turn of the caller's next request: the reviewer's, not the tool's. */
+function reviewerTurn(
+  row: StoredApproval,
+  body: Extract<DecisionBody, { type: 'reject' | 'respond' }>,
+): ToolTurn {
+  return {
+    role: 'tool',
+    toolCallId: row.callId,
+    name: row.tool,
+    content: body.message ?? 'A reviewer rejected this call; it was not run.',
+    status: body.type === 'reject' ? 'rejected' : 'skipped',
+    source: 'reviewer',
+  };
+}
+
+export async function decideApproval(callId: string, body: DecisionBody, deps: DecideDeps): Promise<Decided> {
+  const row = await heldCall(callId, body, deps);
+  const at = deps.now();
+  refuseIfClosed(row, at);
+  if (!row.allowed.includes(body.type)) {
+    throw new ApiError('approval.not_allowed', `This tool call does not allow the decision ${body.type}.`, {
+      details: { allowed: row.allowed },
+    });
+  }
+  const runs =
+    body.type === 'approve'
+      ? { name: row.tool, args: row.args }
+      : body.type === 'edit'
+        ? editedCall(row, body)
+        : undefined;
+  // Argument digests are taken before the decision is stored, so arguments that are not I-JSON are a 400.
+  let runsSha256: string | undefined;
+  if (runs !== undefined) {
+    try {
+      runsSha256 = argsSha256(runs.args);
+    } catch {
+      throw new ApiError('approval.invalid_args', 'The edited arguments are not I-JSON.');
+    }
+  }
+  const { receiptId: _, ...decision } = body;
+  const status = statusOf[body.type];
+  const key = { tenant: deps.tenant, receiptId: row.receiptId, callId: row.callId };
+  if (!(await decideHeldCall(deps.db, key, { status, decision, by: deps.keyId, at }))) {
+    // Another decision came first, or the window closed meanwhile: say which.
+    const [now] = await findHeldCalls(deps.db, deps.tenant, row.callId, row.receiptId);
+    refuseIfClosed(now ?? row, deps.now());
+    throw new Error('a pending call in its window was not decided');
+  }
+  const capability =
+    runs === undefined || runsSha256 === undefined
+      ? undefined
+      : await signCapability(
+          {
+            v: 1,
+            iss: deps.issuer,
+            tenant: deps.tenant,
+            rid: row.receiptId,
+            call: row.callId,
+            tool: runs.name,
+            argsSha256: runsSha256,
+            tainted: row.tainted,
+            decision: body.type === 'approve' ? 'approve' : 'edit',
+            by: deps.keyId,
+            iat: at,
+            exp: at + deps.capabilityTtlMs,
+          },
+          deps.signingKey,
+        );
+  // No content in the trail: the decision, the held arguments and the token by their SHA-256.
+  const record = await deps.recordAudit({
+    action: 'approval.decided',
+    actor: deps.keyId,
+    subject: `${row.receiptId}/${row.callId}`,
+    outcome: status,
+    details: {
+      tenant: deps.tenant,
+      receiptId: row.receiptId,
+      callId: row.callId,
+      tool: row.tool,
+      decision: body.type,
+      decisionSha256: sha256Hex(decision as JsonValue),
+      heldArgsSha256: argsSha256(row.args),
+      ...(runs === undefined ? {} : { runs: runs.name, runsArgsSha256: runsSha256 ?? null }),
+      capabilitySha256: capability === undefined ? null : bytesToHex(sha256(utf8(capability))),
+    },
+  });
+  const decided = { ...row, status, decision, decidedBy: deps.keyId, decidedAt: at };
+  return {
+    approval: approvalView(decided, at),
+    ...(runs === undefined || capability === undefined
+      ? {}
+      : { toolCall: { id: row.callId, name: runs.name, arguments: runs.args, capability } }),
+    ...('message' in body && body.message !== undefined ? { message: body.message } : {}),
+    ...(body.type === 'reject' || body.type === 'respond' ? { toolTurn: reviewerTurn(row, body) } : {}),
+    audit: { seq: record.seq, hash: record.hash },
+  };
+}
