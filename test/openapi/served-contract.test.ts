@@ -249,7 +249,7 @@ describe('request bodies as documented', () => {
     [responses, { ...input, conversation: 'conv_1' }, false],
     [responses, { ...input, previous_response_id: 'resp_1' }, false],
     [responses, { ...input, store: true }, false],
-    [responses, { ...input, include: ['reasoning.encrypted_content'] }, false],
+    [responses, { ...input, include: ['message.output_text.logprobs'] }, false],
     [
       responses,
       { ...input, input: [user, call, { type: 'function_call_output', call_id: 'c1', output: 'ok' }] },
