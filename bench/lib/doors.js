@@ -106,7 +106,7 @@ export function doorAnswerProblem(name, status, headers, text) {
  * @typedef {'measured' | 'absent' | 'not run'} DoorStatus
  * @typedef {{
  *   name: string, label: string, path: string, status: DoorStatus,
- *   rps: number | null, rpsOverReason: number | null,
+ *   rps: number | null, rpsOverReason: number | null, rounds: number[],
  *   p50: number | null, p99: number | null, behind: number | null,
  *   addedOverDirect: { p50: number | null, p99: number | null },
  *   addedOverReason: { p50: number | null, p99: number | null },
@@ -130,7 +130,7 @@ const ratio = (a, b) =>
 /**
  * Each entrance's figures from one run, and a door's beside /v1/reason's.
  * @param {{
- *   max: Record<string, LoadResult | undefined>,
+ *   max: Record<string, (LoadResult & { rounds?: number[] }) | undefined>,
  *   fixed: Record<string, LoadResult | undefined>,
  *   cpuMsPerRequest: Record<string, number | null | undefined>,
  *   trips: Record<string, Trips | undefined>,
@@ -162,6 +162,7 @@ export function doorRows(m) {
       status,
       rps,
       rpsOverReason: ratio(rps, reason.rps),
+      rounds: m.max[name]?.rounds ?? [],
       p50,
       p99,
       // A server that cannot keep up with the offered rate is timed in its own queue.
@@ -208,7 +209,7 @@ export function doorsMarkdown(rows, rate) {
   const lines = [
     '### The three entrances',
     '',
-    'The same ask (one instruction, one untrusted ticket, the same policy) through each entrance onto the one pipeline, JSON answers; the stream column is the same ask streamed. "Over /v1/reason" is the door minus `POST /v1/reason` in this run.',
+    'The same ask (one instruction, one untrusted ticket, the same policy) through each entrance onto the one pipeline, JSON answers; the stream column is the same ask streamed. "Over /v1/reason" is the door minus `POST /v1/reason` in this run; max req/s is the sum of the throughput rounds, each round\'s own in brackets.',
     '',
     `| entrance | max req/s (× /v1/reason) | p50 / p99 @${rate}/s | added over direct p50 / p99 | over /v1/reason p50 / p99 | CPU per request (over /v1/reason) | storage round trips in series | stream first byte p50 (over /v1/reason) |`,
     '| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
@@ -222,12 +223,12 @@ export function doorsMarkdown(rows, rate) {
     }
     const reason = r.name === 'valve';
     lines.push(
-      `| ${entrance} | ${v(r.rps)}${reason || r.rpsOverReason === null ? '' : ` (${r.rpsOverReason}×)`} | ${v(r.p50)} / ${v(r.p99, ' ms')}${r.behind === null ? '' : ` (answered ${r.behind}/s)`} | ${v(r.addedOverDirect.p50)} / ${v(r.addedOverDirect.p99, ' ms')} | ${reason ? '—' : `${signed(r.addedOverReason.p50)} / ${signed(r.addedOverReason.p99, ' ms')}`} | ${v(r.cpuMs, ' ms')}${reason ? '' : ` (${signed(r.cpuOverReasonMs, ' ms')})`} | ${tripsCell(r.trips)} | ${v(r.ttfbP50, ' ms')}${reason ? '' : ` (${signed(r.ttfbOverReasonMs, ' ms')})`} |`,
+      `| ${entrance} | ${v(r.rps)}${reason || r.rpsOverReason === null ? '' : ` (${r.rpsOverReason}×)`}${r.rounds.length > 1 ? ` [${r.rounds.join(', ')}]` : ''} | ${v(r.p50)} / ${v(r.p99, ' ms')}${r.behind === null ? '' : ` (answered ${r.behind}/s)`} | ${v(r.addedOverDirect.p50)} / ${v(r.addedOverDirect.p99, ' ms')} | ${reason ? '—' : `${signed(r.addedOverReason.p50)} / ${signed(r.addedOverReason.p99, ' ms')}`} | ${v(r.cpuMs, ' ms')}${reason ? '' : ` (${signed(r.cpuOverReasonMs, ' ms')})`} | ${tripsCell(r.trips)} | ${v(r.ttfbP50, ' ms')}${reason ? '' : ` (${signed(r.ttfbOverReasonMs, ' ms')})`} |`,
     );
   }
   lines.push(
     '',
-    `Locally one workerd thread runs the Worker, every Durable Object and D1, so max req/s is about one over the CPU per request, and the CPU and the round trips in series are the figures that carry over to production. The latency columns are paced runs (${rate}/s offered) taken one after another, the entrances adjacent; their p99 moves by several milliseconds between runs on a shared machine, so read a door's cost from its CPU and round trips first.`,
+    `Locally one workerd thread runs the Worker, every Durable Object and D1, so max req/s is at most about one over the CPU per request, and the CPU and the round trips in series are the figures that carry over to production. The latency columns are paced runs (${rate}/s offered) taken one after another, the entrances adjacent, and the throughput rounds alternate the targets; what else a shared machine runs lands on one run and not the next, so read a door's cost from its CPU and round trips first, and its latency and req/s only where the rounds agree.`,
   );
   return lines;
 }

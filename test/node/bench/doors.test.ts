@@ -79,7 +79,10 @@ const trips = (perRequest: Record<string, number>) => ({
 
 describe('doorRows', () => {
   const measured = {
-    max: { valve: result(900, 15, 34, null), door: result(720, 21, 52, null) },
+    max: {
+      valve: { ...result(900, 15, 34, null), rounds: [950, 850] },
+      door: { ...result(720, 21, 52, null), rounds: [700, 740] },
+    },
     fixed: { direct: result(200, 1, 7), valve: result(200, 4, 45), door: result(150, 4.5, 49) },
     cpuMsPerRequest: { valve: 1.1, door: 1.4 },
     trips: { valve: trips({ 'do:log': 1 }), door: trips({ 'do:log': 1 }) },
@@ -116,10 +119,10 @@ describe('doorRows', () => {
     const lines = doorsMarkdown(doorRows(measured), 200);
     const row = (start: string) => lines.find((l) => l.startsWith(start));
     expect(row('| `POST /v1/reason` |')).toBe(
-      '| `POST /v1/reason` | 900 | 4 / 45 ms | 3 / 38 ms | — | 1.1 ms | p90 1, mean 1, max 1 (do:log 1) | 2.4 ms |',
+      '| `POST /v1/reason` | 900 [950, 850] | 4 / 45 ms | 3 / 38 ms | — | 1.1 ms | p90 1, mean 1, max 1 (do:log 1) | 2.4 ms |',
     );
     expect(row('| OpenAI door')).toBe(
-      '| OpenAI door (`/openai/v1/chat/completions`) | 720 (0.8×) | 4.5 / 49 ms (answered 150/s) | 3.5 / 42 ms | +0.5 / +4 ms | 1.4 ms (+0.3 ms) | p90 1, mean 1, max 1 (do:log 1) | 2.8 ms (+0.4 ms) |',
+      '| OpenAI door (`/openai/v1/chat/completions`) | 720 (0.8×) [700, 740] | 4.5 / 49 ms (answered 150/s) | 3.5 / 42 ms | +0.5 / +4 ms | 1.4 ms (+0.3 ms) | p90 1, mean 1, max 1 (do:log 1) | 2.8 ms (+0.4 ms) |',
     );
     expect(row('| Anthropic door')).toBe(
       '| Anthropic door (`/anthropic/v1/messages`) | not present (404) | — | — | — | — | — | — |',
