@@ -6,7 +6,9 @@
 //   1. a fake OpenAI-compatible upstream (bench/servers/upstream.js, its own process, fixed answers);
 //   2. Valve's production bundle in workerd (bench/servers/valve.js: Miniflare, no dev proxy) with
 //      receipts, the log, the rate limiter and usage on, for an uncapped and a capped tenant; its
-//      streaming first byte; the OpenAI-compatible door (/openai/v1/chat/completions); `npm start`'s own server;
+//      streaming first byte; the same ask through its three entrances (/v1/reason, the OpenAI door
+//      /openai/v1/chat/completions and the Anthropic door /anthropic/v1/messages, bench/lib/doors.js),
+//      each a door's cost over /v1/reason; `npm start`'s own server;
 //   3. the peers on the same upstream: Portkey's open-source gateway (@portkey-ai/gateway), installed
 //      into a temp folder on demand, and LiteLLM's proxy (litellm[proxy] from PyPI), installed into a
 //      Python virtual environment under .cache/bench/ on demand, with its stores, logs and telemetry off;
@@ -16,7 +18,7 @@
 // rounds that alternate the targets (three in a full run, two in a quick one), summed per target.
 // Latency: a paced open-loop run at a fixed offered rate (200/s, bench/lib/paced.js). Server CPU per request: the server's
 // CPU time (/proc/<pid>/stat, every process of LiteLLM's tree) over the throughput run, divided by its requests. Round trips: the
-// Worker's Server-Timing `storage` entries (bench/lib/round-trips.js). Then the micro-benchmarks,
+// Worker's Server-Timing `storage` entries (bench/lib/round-trips.js), for /v1/reason and each door. Then the micro-benchmarks,
 // bench/log-appends.js, bench/log-shards.js (log appends by shard count) and bench/witness-round.js
 // (the cost of a witness round). Writes bench/results/<date>.json (+ .md) and latency.svg; prints markdown.
 //
@@ -29,6 +31,14 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { buildBundle, reasonBody, startTargets } from './lib/bench-servers.js';
 import { latencyChart } from './lib/chart.js';
+import {
+  anthropicDoorBody,
+  doorAbsent,
+  doorAnswerProblem,
+  doorRows,
+  doorTargets,
+  openaiDoorBody,
+} from './lib/doors.js';
 import { goalRows } from './lib/goals.js';
 import { litellmVersion, litellmWorkers } from './lib/litellm.js';
 import { measureTtfb, runLoad, sumRounds } from './lib/load.js';
@@ -91,17 +101,6 @@ async function cleanup() {
 }
 process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
 
-// The same ask through the OpenAI-compatible door: its added latency is the mapping and the encoders.
-const doorBody = (/** @type {boolean} */ stream) =>
-  JSON.stringify({
-    model: 'auto',
-    messages: [
-      { role: 'system', content: 'Summarize the ticket in one sentence.' },
-      { role: 'user', content: 'The printer is on fire.' },
-    ],
-    valve: { modelPolicy: { maxLatencyMs: 10_000 } },
-    ...(stream && { stream: true, stream_options: { include_usage: true } }),
-  });
 const chatBody = (/** @type {boolean} */ stream) =>
   JSON.stringify({
     model: 'gpt-bench',
@@ -184,22 +183,36 @@ async function main() {
     if (res.status !== 200) throw new Error(`${name} answered ${res.status}: ${text.slice(0, 500)}`);
     if (name === 'valve' && !JSON.parse(text).receipt) throw new Error('Valve answered without a receipt');
   }
-  const facadeProbe = await fetch(`${valveUrl}/openai/v1/chat/completions`, {
-    method: 'POST',
-    headers: bearer(valve.info.key),
-    body: doorBody(false),
-  });
-  await facadeProbe.arrayBuffer();
-  const facade = facadeProbe.status === 404 ? 'absent' : 'measured';
-  if (facade === 'measured') {
-    targets.door = {
-      url: `${valveUrl}/openai/v1/chat/completions`,
-      headers: bearer(valve.info.key),
-      body: doorBody(false),
-    };
+  // The doors, each sent the same ask as /v1/reason; a door this build lacks (404) is reported absent.
+  const doors = doorTargets(valveUrl, String(valve.info.key));
+  /** @type {Record<string, import('./lib/doors.js').DoorStatus>} */
+  const doorStatus = {};
+  for (const [name, target] of /** @type {const} */ ([
+    ['door', doors.door],
+    ['anthropic', doors.anthropic],
+  ])) {
+    const res = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
+    const text = await res.text();
+    if (doorAbsent(res.status, text)) {
+      doorStatus[name] = 'absent';
+      continue;
+    }
+    const problem = doorAnswerProblem(name, res.status, res.headers, text);
+    if (problem) throw new Error(`${name} ${problem}`);
+    doorStatus[name] = 'measured';
   }
+  const facade = doorStatus.door ?? 'not run';
+  // The entrances next to each other, so that their paced runs follow one another in time.
+  const measuredDoors = Object.fromEntries(
+    Object.entries(doors).filter(([name]) => doorStatus[name] === 'measured'),
+  );
+  const ordered = Object.entries(targets).flatMap((entry) =>
+    entry[0] === 'valve' ? [entry, ...Object.entries(measuredDoors)] : [entry],
+  );
+  for (const name of Object.keys(targets)) delete targets[name];
+  Object.assign(targets, Object.fromEntries(ordered));
   say(
-    `targets: ${Object.keys(targets).join(', ')}; OpenAI facade ${facade === 'absent' ? 'absent (404)' : `answers ${facadeProbe.status}`}`,
+    `targets: ${Object.keys(targets).join(', ')}; OpenAI door ${doorStatus.door}, Anthropic door ${doorStatus.anthropic}`,
   );
 
   // The processes whose CPU is the server's: workerd under each Valve (and floor) supervisor, Portkey's
@@ -215,6 +228,7 @@ async function main() {
   };
   serverPids.capped = serverPids.valve ?? [];
   serverPids.door = serverPids.valve ?? [];
+  serverPids.anthropic = serverPids.valve ?? [];
   // LiteLLM's CPU is read from its tree's root each time, so that a worker replaced midway still counts.
   /** @param {string} name */
   const cpuNow = (name) =>
@@ -222,7 +236,7 @@ async function main() {
 
   /** @type {Record<string, import('./lib/load.js').LoadResult>} */
   const fixed = {};
-  const fixedRateOf = new Set(['direct', 'floor', 'valve', 'door', 'peer', 'litellm']);
+  const fixedRateOf = new Set(['direct', 'floor', 'valve', 'door', 'anthropic', 'peer', 'litellm']);
   for (const [name, target] of Object.entries(targets)) {
     await runLoad(target, { connections: 8, durationS: plan.warmupS });
     if (fixedRateOf.has(name)) {
@@ -307,7 +321,8 @@ async function main() {
   const streamTargets = {
     direct: { ...targets.direct, body: chatBody(true) },
     valve: { ...targets.valve, headers: { ...targets.valve.headers, accept: 'text/event-stream' } },
-    ...(targets.door && { door: { ...targets.door, body: doorBody(true) } }),
+    ...(targets.door && { door: { ...targets.door, body: openaiDoorBody(true) } }),
+    ...(targets.anthropic && { anthropic: { ...targets.anthropic, body: anthropicDoorBody(true) } }),
     ...(targets.peer && { peer: { ...targets.peer, body: chatBody(true) } }),
     ...(targets.litellm && { litellm: { ...targets.litellm, body: chatBody(true) } }),
     ...(targets.floor && { floor: { ...targets.floor, body: chatBody(true) } }),
@@ -327,6 +342,10 @@ async function main() {
       plan.trips,
     ),
     capped: await countRoundTrips(() => targets.capped, plan.trips),
+    ...(targets.door && { door: await countRoundTrips(() => doors.door, plan.trips) }),
+    ...(targets.anthropic && {
+      anthropic: await countRoundTrips(() => doors.anthropic, plan.trips),
+    }),
   };
   say(`round trips: ${JSON.stringify(trips)}`);
 
@@ -360,17 +379,27 @@ async function main() {
     logExtra?.metrics?.find(
       (/** @type {{ name: string, unit: string }} */ x) => /batched/.test(x.name) && unit.test(x.unit),
     )?.value ?? null;
+  const ttfbP50 = Object.fromEntries(Object.entries(ttfb).map(([name, t]) => [name, t.firstByteMs.p50]));
   const goals = goalRows({
     rate,
     max,
     fixed,
     tail,
     cpuMsPerRequest,
-    ttfbP50: Object.fromEntries(Object.entries(ttfb).map(([name, t]) => [name, t.firstByteMs.p50])),
+    ttfbP50,
     trips,
     logAppends: { perSecond: logMetric(/^appends\/s$/), perCpuSecond: logMetric(/CPU-s/) },
     logShards: logShards?.result ?? null,
     facade,
+    anthropicDoor: doorStatus.anthropic ?? 'not run',
+  });
+  const entrances = doorRows({
+    max,
+    fixed,
+    cpuMsPerRequest,
+    trips: { valve: trips.plain, door: trips.door, anthropic: trips.anthropic },
+    ttfbP50,
+    status: doorStatus,
   });
   const results = {
     date: new Date().toISOString(),
@@ -397,6 +426,7 @@ async function main() {
       ...(!floor && { reason: '--no-floor' }),
     },
     goals,
+    doors: entrances,
     servers: Object.fromEntries(
       Object.keys(targets).map((name) => [
         name,

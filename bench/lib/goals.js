@@ -34,10 +34,11 @@ const show = (x, unit) => (x === null ? '—' : `${x}${unit}`);
  *   tail?: Record<string, LoadResult | undefined>,
  *   cpuMsPerRequest: Record<string, number | null | undefined>,
  *   ttfbP50: Record<string, number | undefined>,
- *   trips: { plain?: Trips, receiptId?: Trips, capped?: Trips },
+ *   trips: { plain?: Trips, receiptId?: Trips, capped?: Trips, door?: Trips, anthropic?: Trips },
  *   logAppends: { perSecond: number | null, perCpuSecond: number | null },
  *   logShards?: import('../log-shards.js').ShardsResult | null,
  *   facade: 'absent' | 'measured' | 'not run',
+ *   anthropicDoor?: 'absent' | 'measured' | 'not run',
  * }} m
  * @returns {GoalRow[]}
  */
@@ -125,11 +126,14 @@ export function goalRows(m) {
   for (const [name, label] of /** @type {const} */ ([
     ['valve', 'added latency over direct, /v1/reason'],
     ['door', 'added latency over direct, /openai/v1/chat/completions'],
+    ['anthropic', 'added latency over direct, /anthropic/v1/messages'],
   ])) {
     const over = fixed[name];
     const direct = fixed.direct;
-    if (name === 'door' && m.facade !== 'measured') {
-      const why = m.facade === 'absent' ? 'not present (404)' : 'not run';
+    const door =
+      name === 'door' ? m.facade : name === 'anthropic' ? (m.anthropicDoor ?? 'not run') : 'measured';
+    if (door !== 'measured') {
+      const why = door === 'absent' ? 'not present (404)' : 'not run';
       rows.push({
         goal: `${label}, p50 / p99`,
         target: '< 2 ms / < 10 ms',

@@ -1,5 +1,6 @@
 // The bench's markdown: the goals table first (bench/lib/goals.js), then each server's figures, the
 // micro-benchmarks and the extra scripts' results.
+import { doorsMarkdown } from './doors.js';
 import { goalsMarkdown } from './goals.js';
 
 /** @type {Record<string, string>} */
@@ -9,6 +10,7 @@ export const labels = {
   capped: 'Valve, capped tenant',
   npmStart: 'Valve, `npm start`',
   door: 'Valve, OpenAI door (/openai/v1/chat/completions)',
+  anthropic: 'Valve, Anthropic door (/anthropic/v1/messages)',
   peer: 'Portkey gateway',
   litellm: 'LiteLLM proxy',
   floor: 'floor: a Worker that only forwards (workerd)',
@@ -41,6 +43,7 @@ const v = (x, unit = '') => (x === null || x === undefined || Number.isNaN(x) ? 
  *   litellm?: Record<string, unknown>,
  *   floor?: Record<string, unknown>,
  *   goals: import('./goals.js').GoalRow[],
+ *   doors?: import('./doors.js').DoorRow[],
  *   servers: Record<string, { label: string, fixedRate?: import('./load.js').LoadResult, max?: import('./load.js').LoadResult, cpuMsPerRequest: number | null, mainThread?: { running: number, disk: number, idle: number } | null, writtenKiBPerRequest?: number | null, peakRssMiB: number | null, ttfb?: { firstByteMs: { p50: number, p99: number }, streamed: boolean } | null }>,
  *   micro: { results: import('./micro.js').MicroResult[], error?: string },
  *   extras: { file: string, ok: boolean, result?: unknown, error?: string }[],
@@ -77,6 +80,7 @@ export function toMarkdown(r) {
     })
     .filter(Boolean);
   if (failed.length > 0) lines.push('', `Failed requests (not counted in latency): ${failed.join('; ')}.`);
+  if (r.doors) lines.push('', ...doorsMarkdown(r.doors, c.offeredRate));
   if (r.micro.results.length > 0) {
     lines.push('', '| micro-benchmark | ops/s | median | p99 |', '| --- | ---: | ---: | ---: |');
     for (const b of r.micro.results) {

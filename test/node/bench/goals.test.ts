@@ -110,6 +110,24 @@ describe('goalRows', () => {
     expect(row(goalRows(measured()), 'throughput as a fraction')?.ratio).toBe('floor not measured');
   });
 
+  it('gives each door’s added latency over direct its own row, a door not measured said so', () => {
+    const m = measured();
+    m.fixed.direct = { ...result(200, 7), latencyMs: { ...result(200, 7).latencyMs, p50: 1 } };
+    m.fixed.anthropic = { ...result(200, 49), latencyMs: { ...result(200, 49).latencyMs, p50: 4.5 } };
+    m.anthropicDoor = 'measured';
+    expect(row(goalRows(m), 'added latency over direct, /anthropic/v1/messages')).toMatchObject({
+      measured: '3.5 ms / 42 ms',
+      met: false,
+    });
+    expect(row(goalRows(m), 'added latency over direct, /openai/v1/chat/completions')).toMatchObject({
+      measured: 'not run',
+      met: null,
+    });
+    expect(
+      row(goalRows({ ...m, anthropicDoor: 'absent' }), 'added latency over direct, /anthropic/v1/messages'),
+    ).toMatchObject({ measured: 'not present (404)', met: null });
+  });
+
   it('judges log shards by appends per workerd CPU-second in one process, the most shards against one', () => {
     type Shards = NonNullable<Measured['logShards']>;
     const run = (
