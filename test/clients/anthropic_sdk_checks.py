@@ -76,6 +76,49 @@ def tool_loop(client):
     report("a tool loop of three turns ends in text", ok, f"{first.stop_reason} {second.stop_reason}")
 
 
+@check("stream events: text deltas with their snapshot, a tool_use assembled from input_json")
+def stream_events(client):
+    name = "stream events: text deltas with their snapshot, a tool_use assembled from input_json"
+    with client.messages.stream(model="auto", max_tokens=256, messages=hello) as events:
+        texts = [event for event in events if event.type == "text"]
+        final = events.get_final_message()
+    text_ok = len(texts) > 1 and texts[-1].snapshot == final.content[0].text == "".join(e.text for e in texts)
+    with client.messages.stream(
+        model="auto", max_tokens=256, messages=hello, tools=[weather], tool_choice={"type": "any"}
+    ) as events:
+        seen = [event for event in events]
+        final = events.get_final_message()
+    json_events = [event for event in seen if event.type == "input_json"]
+    stops = [event.content_block for event in seen if event.type == "content_block_stop"]
+    use = next(block for block in final.content if block.type == "tool_use")
+    tool_ok = (
+        json_events
+        and json_events[-1].snapshot == use.input
+        and isinstance(use.input.get("city"), str)
+        and [block.type for block in stops] == ["tool_use"]
+        and final.stop_reason == "tool_use"
+    )
+    report(name, text_ok and tool_ok, f"{len(texts)} text events, {len(json_events)} input_json, {final.stop_reason}")
+
+
+@check("an overloaded model is an OverloadedError (529) after the SDK's own retry")
+def overloaded(client):
+    name = "an overloaded model is an OverloadedError (529) after the SDK's own retry"
+    sent = []
+    counting = anthropic.Anthropic(
+        base_url=str(client.base_url),
+        api_key=client.api_key,
+        max_retries=1,
+        http_client=anthropic.DefaultHttpxClient(event_hooks={"request": [lambda request: sent.append(request.url.path)]}),
+    )
+    try:
+        counting.messages.create(model="sim/busy", max_tokens=16, messages=hello)
+        report(name, False, "answered")
+    except anthropic.OverloadedError as error:
+        ok = error.status_code == 529 and error.body["error"]["type"] == "overloaded_error" and len(sent) == 2
+        report(name, ok, f"{error.status_code} after {len(sent)} requests")
+
+
 @check("count_tokens and models")
 def count_and_models(client):
     count = client.messages.count_tokens(model="auto", messages=hello)
@@ -124,7 +167,7 @@ def errors(client):
 def main():
     base_url, api_key = sys.argv[1], sys.argv[2]
     client = anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
-    for run in (create, stream, tool_loop, count_and_models, media, errors):
+    for run in (create, stream, stream_events, tool_loop, count_and_models, media, errors, overloaded):
         run(client)
 
 

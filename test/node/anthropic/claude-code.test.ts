@@ -1,17 +1,31 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningValve, startValve } from '../helpers/start-valve';
 
 // Claude Code itself, in print mode (`claude -p`), against a local Valve serving the simulator, with
 // its telemetry, error reporting and updater off: it answers, and a session whose model calls a tool
 // completes. Claude Code ships as a native binary (npm `@anthropic-ai/claude-code-<platform>`, about
-// 400 MB, not a dependency of Valve): the test runs where CLAUDE_CODE_BIN names it, and skips elsewhere.
+// 400 MB, not a dependency of Valve), which `npm run claude-code:setup` (scripts/setup-claude-code.js,
+// pinned) fetches into .cache/claude-code. The test runs the binary CLAUDE_CODE_BIN names, or that one;
+// without either it skips, and with CI=true it fails (.ci/run fetches it and sets CLAUDE_CODE_BIN).
+//
+// Offline: every run goes through an HTTP proxy here that refuses and records whatever Claude Code
+// sends anywhere but Valve on 127.0.0.1 (NO_PROXY), and each test asserts it recorded nothing.
 
-const bin = process.env.CLAUDE_CODE_BIN;
-const claude = bin !== undefined && bin !== '' && existsSync(bin) ? bin : undefined;
+const fetched = join(import.meta.dirname, '../../../.cache/claude-code/package/claude');
+const bin = process.env.CLAUDE_CODE_BIN || fetched;
+const claude = existsSync(bin) ? bin : undefined;
+
+if (claude === undefined && process.env.CI === 'true') {
+  throw new Error(
+    `CI=true but Claude Code's binary is missing (${bin}): run \`npm run claude-code:setup\` (.ci/run does).`,
+  );
+}
 
 // Every model Claude Code names (its main model and its small fast one) answers from one simulator model.
 const catalog = {
@@ -37,15 +51,33 @@ const catalog = {
 
 let valve: RunningValve;
 let home: string;
+let proxy: Server;
+let proxyUrl: string;
+/** What Claude Code tried to reach past Valve: each CONNECT target or proxied URL, refused. */
+const outbound: string[] = [];
 
 beforeAll(async () => {
   if (claude === undefined) return;
   valve = await startValve({ catalog });
   home = mkdtempSync(join(tmpdir(), 'valve-claude-code-'));
+  proxy = createServer((req, res) => {
+    outbound.push(`${req.method} ${req.url}`);
+    res.writeHead(403).end();
+  });
+  proxy.on('connect', (req, socket) => {
+    outbound.push(`CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }, 120_000);
 afterAll(async () => {
   await valve?.stop();
+  await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)));
   if (home) rmSync(home, { recursive: true, force: true });
+});
+afterEach(() => {
+  expect(outbound.splice(0), 'Claude Code reached for the network beyond Valve').toEqual([]);
 });
 
 interface Run {
@@ -67,10 +99,16 @@ function runClaude(args: string[], extraEnv: Record<string, string> = {}): Promi
           HOME: home,
           ANTHROPIC_BASE_URL: `${valve.url}/anthropic`,
           ANTHROPIC_API_KEY: valve.key,
+          // Claude Code's documented switches: usage telemetry, error reports to Sentry, the updater,
+          // the bug command, and (the sum of them) all traffic it does not need to answer.
           DISABLE_TELEMETRY: '1',
           DISABLE_ERROR_REPORTING: '1',
           DISABLE_AUTOUPDATER: '1',
+          DISABLE_BUG_COMMAND: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          HTTPS_PROXY: proxyUrl,
+          HTTP_PROXY: proxyUrl,
+          NO_PROXY: '127.0.0.1,localhost',
           ...extraEnv,
         },
       },
