@@ -7,6 +7,7 @@ import { ApiError, toApiError } from './errors';
 import { describeCause } from './middleware/describe-cause';
 import { readBody } from './middleware/read-body';
 import { requestIds } from './middleware/request-ids';
+import { adminApprovalRoutes } from './routes/admin-approvals';
 import { adminAuditRoutes } from './routes/admin-audit';
 import { adminAuditProofRoutes } from './routes/admin-audit-proofs';
 import { adminKeyRoutes } from './routes/admin-keys';
@@ -98,7 +99,8 @@ export const app = new Hono<AppEnv>()
   .route('/v1/admin', adminAuditProofRoutes)
   .route('/v1/admin', adminUsageRoutes)
   .route('/v1/admin', adminModelRoutes)
-  .route('/v1/admin', adminReceiptRoutes);
+  .route('/v1/admin', adminReceiptRoutes)
+  .route('/v1/admin', adminApprovalRoutes);
 
 for (const [path, allow] of allowedMethods(app.routes)) app.all(path, methodNotAllowed(allow));
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminApprovalsPageSchema, adminApprovalsQuerySchema } from '../contracts/admin-approvals';
 import {
   approvalListSchema,
   approvalsQuerySchema,
@@ -7,7 +8,8 @@ import {
 } from '../contracts/approvals';
 import type { Operation } from './operation';
 
-// The reviewer's operations (docs/approvals.md): the held tool calls that wait, and a decision on one.
+// The reviewer's operations (docs/approvals.md): the held tool calls that wait, and a decision on one;
+// and the operator's read-only list of every tenant's held calls (docs/console.md).
 
 const receiptId = '3f0e2a6c-5b1d-4c8e-9a7f-0123456789ab';
 const held = {
@@ -68,6 +70,22 @@ export const approvalOperations: Operation[] = [
         },
         toolCall: { id: 'call_7f3a', name: 'delete_files', arguments: held.args, capability },
         audit: { seq: 12, hash: 'a3f1c2d4e5b60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90' },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/admin/approvals',
+    summary:
+      'The held-back tool calls of every tenant or of `tenant` in one status (default `pending`: still waiting, within their window), newest first, with their arguments. Read only: a decision takes a reviewer’s key (`POST /v1/approvals/{callId}`). A page holds `limit` rows (at most 100, 100 when not given); when more follow, `next` is the `cursor` to send for the next page.',
+    security: { kind: 'admin' },
+    query: adminApprovalsQuerySchema,
+    status: 200,
+    response: adminApprovalsPageSchema,
+    example: {
+      response: {
+        approvals: [{ tenant: 'acme', ...held, status: 'pending', decidedAt: null, decidedBy: null }],
+        next: null,
       },
     },
   },

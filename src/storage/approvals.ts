@@ -122,6 +122,20 @@ export async function decideHeldCall(
   return result.meta.changes === 1;
 }
 
+/** The conditions and values that select held calls in `status` at `now`. */
+function statusWhere(status: ApprovalStatus, now: number): { where: string[]; values: unknown[] } {
+  const where = ['status = ?'];
+  const values: unknown[] = [status === 'expired' ? 'pending' : status];
+  if (status === 'pending') {
+    where.push('expires_at > ?');
+    values.push(now);
+  } else if (status === 'expired') {
+    where.push('expires_at <= ?');
+    values.push(now);
+  }
+  return { where, values };
+}
+
 /**
  * A tenant's held calls in one status, newest first, after a place (held_at, receipt_id, call_id) in
  * that order; `pending` lists only those still in their window, `expired` the pending ones past it.
@@ -136,15 +150,9 @@ export async function listHeldCalls(
     limit: number;
   },
 ): Promise<StoredApproval[]> {
-  const where = ['tenant = ?', 'status = ?'];
-  const values: unknown[] = [query.tenant, query.status === 'expired' ? 'pending' : query.status];
-  if (query.status === 'pending') {
-    where.push('expires_at > ?');
-    values.push(query.now);
-  } else if (query.status === 'expired') {
-    where.push('expires_at <= ?');
-    values.push(query.now);
-  }
+  const { where, values } = statusWhere(query.status, query.now);
+  where.unshift('tenant = ?');
+  values.unshift(query.tenant);
   if (query.after !== undefined) {
     where.push('(held_at, receipt_id, call_id) < (?, ?, ?)');
     values.push(...query.after);
@@ -153,6 +161,39 @@ export async function listHeldCalls(
     .prepare(
       `SELECT * FROM approvals WHERE ${where.join(' AND ')}
        ORDER BY held_at DESC, receipt_id DESC, call_id DESC LIMIT ?`,
+    )
+    .bind(...values, query.limit)
+    .all<RawRow>();
+  return results.map(fromRow);
+}
+
+/**
+ * The held calls of every tenant, or of one, in one status, for the operator's console
+ * (GET /v1/admin/approvals): newest first, after a place (held_at, tenant, receipt_id, call_id).
+ */
+export async function listHeldCallsOfTenants(
+  db: D1Database,
+  query: {
+    tenant?: string;
+    status: ApprovalStatus;
+    now: number;
+    after?: readonly [number, string, string, string];
+    limit: number;
+  },
+): Promise<StoredApproval[]> {
+  const { where, values } = statusWhere(query.status, query.now);
+  if (query.tenant !== undefined) {
+    where.push('tenant = ?');
+    values.push(query.tenant);
+  }
+  if (query.after !== undefined) {
+    where.push('(held_at, tenant, receipt_id, call_id) < (?, ?, ?, ?)');
+    values.push(...query.after);
+  }
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM approvals WHERE ${where.join(' AND ')}
+       ORDER BY held_at DESC, tenant DESC, receipt_id DESC, call_id DESC LIMIT ?`,
     )
     .bind(...values, query.limit)
     .all<RawRow>();

@@ -41,8 +41,15 @@ const lists = [
   '/v1/admin/usage',
   '/v1/admin/models',
   '/v1/admin/receipts',
+  '/v1/admin/approvals',
 ];
-const paged = ['/v1/admin/keys', '/v1/admin/tenants', '/v1/admin/usage', '/v1/admin/receipts'];
+const paged = [
+  '/v1/admin/keys',
+  '/v1/admin/tenants',
+  '/v1/admin/usage',
+  '/v1/admin/receipts',
+  '/v1/admin/approvals',
+];
 
 describe('the console’s admin lists as documented', () => {
   it.each(lists)('GET %s answers a 200 its schema allows', async (path) => {

@@ -1,5 +1,6 @@
 import type { TenantsPage } from '../../src/contracts/admin-lists';
 import { adminGet, ConsoleError, describeFailure, whenTokenRefused, wrongTokenMessage } from './admin-api';
+import { createApprovalsView } from './approvals-view';
 import { byId } from './dom';
 import { createKeysView } from './keys-view';
 import { createLogView } from './log-view';
@@ -9,9 +10,10 @@ import { createTenantsView } from './tenants-view';
 import { currentToken, rememberedToken, signIn, signOut } from './token-store';
 
 // The operator's console: one page served by Valve at GET /console, signed in with the admin token,
-// reading only Valve's own admin API. Views: overview, tenants and keys, models, receipts and log.
+// reading only Valve's own admin API. Views: overview, tenants and keys, models, pending approvals
+// (read only), receipts and log.
 
-const views = ['overview', 'tenants', 'models', 'log'] as const;
+const views = ['overview', 'tenants', 'models', 'approvals', 'log'] as const;
 type View = (typeof views)[number];
 
 const signInSection = byId('signin');
@@ -27,6 +29,7 @@ const tenants = createTenantsView(byId('tenants'), (tenant) => {
   byId('keys').scrollIntoView({ block: 'start' });
 });
 const models = createModelsView(byId('view-models'));
+const approvals = createApprovalsView(byId('view-approvals'));
 const log = createLogView(byId('view-log'));
 
 function showFailure(error: unknown): void {
@@ -54,6 +57,7 @@ async function show(view: View): Promise<void> {
       await renderOverview(byId('overview')).finally(() => root.setAttribute('aria-busy', 'false'));
     }
     if (view === 'tenants') await Promise.all([tenants.refresh(), keys.refresh()]);
+    if (view === 'approvals') await approvals.refresh();
     if (view === 'log') await log.refresh();
     document.body.setAttribute('data-shown', view);
     // When the view was shown, for bench/console-load.js (a measure of the page, not a test).
