@@ -1,12 +1,12 @@
-import { messageOf } from '../anthropic/message-response';
-import { countTokensRequestSchema, messagesRequestSchema } from '../anthropic/messages-request';
+import type { ReasonResponse } from '../contracts/reason-response';
+import { messageOf } from '../doors/anthropic/message-response';
+import { countTokensRequestSchema, messagesRequestSchema } from '../doors/anthropic/messages-request';
 import {
   messageSchema,
   modelInfoSchema,
   modelsPageSchema,
   tokensCountSchema,
-} from '../anthropic/wire-schemas';
-import type { ReasonResponse } from '../contracts/reason-response';
+} from '../doors/anthropic/wire-schemas';
 import type { Operation } from './operation';
 import { iJsonBody, pipelineErrors } from './pipeline-rules';
 

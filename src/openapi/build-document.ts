@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { anthropicErrorBodySchema } from '../anthropic/wire-schemas';
 import { errorBodySchema } from '../contracts/error-body';
 import { wireSchemas } from '../contracts/wire-schema';
+import { anthropicErrorBodySchema } from '../doors/anthropic/wire-schemas';
+import { openaiErrorBodySchema } from '../doors/openai/wire-schemas';
 import { correlationIdPattern } from '../middleware/request-ids';
-import { openaiErrorBodySchema } from '../openai/wire-schemas';
 import { errorResponsesOf } from './error-responses';
 import type { Operation } from './operation';
 import { operations } from './operations';

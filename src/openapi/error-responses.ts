@@ -1,6 +1,6 @@
-import { anthropicStatusOf } from '../anthropic/anthropic-error';
+import { anthropicStatusOf } from '../doors/anthropic/anthropic-error';
+import { openaiStatusOf } from '../doors/openai/openai-error';
 import { lookupErrorCode, registeredErrorCodes } from '../errors';
-import { openaiStatusOf } from '../openai/openai-error';
 import type { Operation } from './operation';
 
 // The error answers of an operation, one per status, each naming the codes it can carry: the codes the

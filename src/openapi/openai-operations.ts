@@ -1,14 +1,14 @@
 import type { ReasonResponse } from '../contracts/reason-response';
-import { chatRequestSchema } from '../openai/chat-request';
-import { chatCompletionOf } from '../openai/chat-response';
-import { responsesRequestSchema } from '../openai/responses-request';
-import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
+import { chatRequestSchema } from '../doors/openai/chat-request';
+import { chatCompletionOf } from '../doors/openai/chat-response';
+import { responsesRequestSchema } from '../doors/openai/responses-request';
+import { finishedResponseOf, responseIdOf } from '../doors/openai/responses-response';
 import {
   chatCompletionSchema,
   modelObjectSchema,
   modelsListSchema,
   responseObjectSchema,
-} from '../openai/wire-schemas';
+} from '../doors/openai/wire-schemas';
 import type { Operation } from './operation';
 import { iJsonBody, pipelineErrors } from './pipeline-rules';
 

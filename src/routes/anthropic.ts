@@ -1,20 +1,20 @@
 import { type Context, Hono } from 'hono';
-import { anthropicErrorOf } from '../anthropic/anthropic-error';
-import { messageEvents } from '../anthropic/message-events';
-import { messageOf } from '../anthropic/message-response';
+import { anthropicErrorOf } from '../doors/anthropic/anthropic-error';
+import { messageEvents } from '../doors/anthropic/message-events';
+import { messageOf } from '../doors/anthropic/message-response';
 import {
   type CountTokensRequest,
   countTokensRequestSchema,
   messagesRequestSchema,
-} from '../anthropic/messages-request';
-import { messagesToReason } from '../anthropic/messages-to-reason';
-import { resolveModelName } from '../anthropic/model-names';
-import { modelInfosOf, modelsPageOf } from '../anthropic/models-list';
-import { headerNotes, ignoredParams } from '../anthropic/request-notes';
-import { holdBack } from '../door/hold-back';
-import { pipelineRequestOf } from '../door/pipeline-request';
-import { sseResponse } from '../door/sse-response';
-import { valveHeader, withHeaderOptions } from '../door/valve-header';
+} from '../doors/anthropic/messages-request';
+import { messagesToReason } from '../doors/anthropic/messages-to-reason';
+import { resolveModelName } from '../doors/anthropic/model-names';
+import { modelInfosOf, modelsPageOf } from '../doors/anthropic/models-list';
+import { headerNotes, ignoredParams } from '../doors/anthropic/request-notes';
+import { holdBack } from '../doors/hold-back';
+import { pipelineRequestOf } from '../doors/pipeline-request';
+import { sseResponse } from '../doors/sse-response';
+import { valveHeader, withHeaderOptions } from '../doors/valve-header';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
@@ -25,8 +25,8 @@ import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import { countInputTokens } from '../reason/count-input-tokens';
 import { doorErrorResponder } from './door-error-response';
-import { checkPinned } from './openai-pinned';
-import { answerJson, answerStream, doorHeaders } from './openai-serve';
+import { checkPinned } from './door-pinned';
+import { answerJson, answerStream, doorHeaders } from './door-serve';
 
 // The Anthropic-compatible door under /anthropic/v1 (ANTHROPIC_BASE_URL=<valve>/anthropic): the same
 // keys, scopes and pipeline as /v1/reason and the OpenAI door, with Anthropic's request, message,

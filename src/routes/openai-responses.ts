@@ -1,17 +1,17 @@
 import { Hono } from 'hono';
-import { holdBack } from '../door/hold-back';
-import { sseResponse } from '../door/sse-response';
+import { holdBack } from '../doors/hold-back';
+import { responsesEvents } from '../doors/openai/responses-events';
+import { responsesRequestSchema } from '../doors/openai/responses-request';
+import { finishedResponseOf, responseIdOf } from '../doors/openai/responses-response';
+import { responsesToReason } from '../doors/openai/responses-to-reason';
+import { sseResponse } from '../doors/sse-response';
 import type { AppEnv } from '../env';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { responsesEvents } from '../openai/responses-events';
-import { responsesRequestSchema } from '../openai/responses-request';
-import { finishedResponseOf, responseIdOf } from '../openai/responses-response';
-import { responsesToReason } from '../openai/responses-to-reason';
-import { checkPinned } from './openai-pinned';
-import { answerJson, answerStream, doorHeaders } from './openai-serve';
+import { checkPinned } from './door-pinned';
+import { answerJson, answerStream, doorHeaders } from './door-serve';
 
 /** POST /openai/v1/responses: the Responses API, stateless, on the same pipeline as /v1/reason. */
 export const openaiResponsesRoutes = new Hono<AppEnv>().post(

@@ -1,25 +1,25 @@
 import { Hono } from 'hono';
-import { holdBack } from '../door/hold-back';
-import { sseResponse } from '../door/sse-response';
+import { holdBack } from '../doors/hold-back';
+import { chatChunks } from '../doors/openai/chat-chunks';
+import { chatRequestSchema } from '../doors/openai/chat-request';
+import { chatCompletionOf } from '../doors/openai/chat-response';
+import { chatToReason } from '../doors/openai/chat-to-reason';
+import { ignoredChatKnobs, ignoredWarnings } from '../doors/openai/ignored-knobs';
+import { modelOf, modelsListOf } from '../doors/openai/models-list';
+import { openaiErrorOf } from '../doors/openai/openai-error';
+import { sseResponse } from '../doors/sse-response';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { chatChunks } from '../openai/chat-chunks';
-import { chatRequestSchema } from '../openai/chat-request';
-import { chatCompletionOf } from '../openai/chat-response';
-import { chatToReason } from '../openai/chat-to-reason';
-import { ignoredChatKnobs, ignoredWarnings } from '../openai/ignored-knobs';
-import { modelOf, modelsListOf } from '../openai/models-list';
-import { openaiErrorOf } from '../openai/openai-error';
 import { configuredProviders } from '../policy/configured-providers';
 import { loadCatalog } from '../policy/load-catalog';
 import { doorErrorResponder } from './door-error-response';
-import { checkPinned } from './openai-pinned';
+import { checkPinned } from './door-pinned';
+import { answerJson, answerStream, doorHeaders } from './door-serve';
 import { openaiResponsesRoutes } from './openai-responses';
-import { answerJson, answerStream, doorHeaders } from './openai-serve';
 
 // The OpenAI-compatible door under /openai/v1: the same keys, scopes and pipeline as /v1/reason, with
 // OpenAI's request, answer, stream and error shapes.

@@ -193,7 +193,9 @@ describe('a Gemini 3 tool loop, three turns through /v1/reason', () => {
     ]);
     expect(third.warnings.map((w) => w.code)).not.toContain('reasoning.not_replayed');
     // effort low reaches Gemini 3 as its own field, a thinking level.
-    expect((bodies[2]?.generationConfig as Body | undefined)?.thinkingConfig).toEqual({ thinkingLevel: 'low' });
+    expect((bodies[2]?.generationConfig as Body | undefined)?.thinkingConfig).toEqual({
+      thinkingLevel: 'low',
+    });
   });
 
   it('sends no reasoning of another model, and signs its unsigned step with Gemini’s documented skip value', async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { APICallError, generateText, jsonSchema, RetryError, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { messagesRequestSchema } from '../../../src/anthropic/messages-request';
-import { messagesToReason } from '../../../src/anthropic/messages-to-reason';
+import { messagesRequestSchema } from '../../../src/doors/anthropic/messages-request';
+import { messagesToReason } from '../../../src/doors/anthropic/messages-to-reason';
 import { type Door, exchangeOf, startDoor } from '../openai/door-harness';
 import { runCli } from '../receipts/run-cli';
 

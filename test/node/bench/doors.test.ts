@@ -13,8 +13,8 @@ import {
 } from '../../../bench/lib/doors.js';
 import type { LoadResult } from '../../../bench/lib/load.js';
 import { countRoundTrips } from '../../../bench/lib/round-trips.js';
-import { messagesRequestSchema } from '../../../src/anthropic/messages-request';
-import { chatRequestSchema } from '../../../src/openai/chat-request';
+import { messagesRequestSchema } from '../../../src/doors/anthropic/messages-request';
+import { chatRequestSchema } from '../../../src/doors/openai/chat-request';
 import { type RunningValve, startValve } from '../helpers/start-valve';
 
 // The bench's scenario of the three entrances: the same ask through /v1/reason, the OpenAI door and

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { chatRequestSchema } from '../../../src/openai/chat-request';
-import { chatToReason } from '../../../src/openai/chat-to-reason';
-import { responsesRequestSchema } from '../../../src/openai/responses-request';
-import { responsesToReason } from '../../../src/openai/responses-to-reason';
+import { chatRequestSchema } from '../../../src/doors/openai/chat-request';
+import { chatToReason } from '../../../src/doors/openai/chat-to-reason';
+import { responsesRequestSchema } from '../../../src/doors/openai/responses-request';
+import { responsesToReason } from '../../../src/doors/openai/responses-to-reason';
 import { type RunningValve, startValve } from '../helpers/start-valve';
 import { runCli } from '../receipts/run-cli';
 

@@ -1,0 +1,44 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createKey } from '../../helpers/api';
+import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
+import { messagesWithCatalog, userMessage } from './anthropic-calls';
+
+// The Anthropic door is served by the same pipeline as POST /v1/reason, so its usage records are
+// written the same way, under the door's own route: answers, streams and failures alike. Counting
+// tokens calls no model and records no usage.
+
+async function routesOf(tenant: string) {
+  const rows = await env.DB.prepare(
+    'SELECT route, stream, outcome FROM usage_records WHERE tenant = ? ORDER BY id',
+  )
+    .bind(tenant)
+    .all<{ route: string; stream: number; outcome: string }>();
+  return rows.results.map((row) => [row.route, row.stream, row.outcome]);
+}
+
+const hello = { model: 'auto', max_tokens: 64, messages: [userMessage('Say hello.')] };
+
+describe('the Anthropic door’s usage records', () => {
+  it('name the door’s route for an answer, a stream and a failure, and none for count_tokens', async () => {
+    const { key, tenant } = await createKey('anth-usage');
+    const ok = catalogOf([simModel('u-ok')]);
+    const failing = catalogOf([simModel('u-auth', { simulate: { failWith: 'auth' } })]);
+    for (const [catalog, path, body, status] of [
+      [ok, '/messages', hello, 200],
+      [ok, '/messages', { ...hello, stream: true }, 200],
+      [ok, '/messages/count_tokens', { model: 'auto', messages: hello.messages }, 200],
+      [failing, '/messages', hello, 502],
+    ] as const) {
+      const { res, settled } = await messagesWithCatalog(catalog, key, path, body);
+      expect(res.status).toBe(status);
+      await res.text();
+      await settled();
+    }
+    expect(await routesOf(tenant)).toEqual([
+      ['POST /anthropic/v1/messages', 0, 'ok'],
+      ['POST /anthropic/v1/messages', 1, 'ok'],
+      ['POST /anthropic/v1/messages', 0, 'model.auth'],
+    ]);
+  });
+});

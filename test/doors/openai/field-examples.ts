@@ -1,0 +1,88 @@
+// A value of every top-level request field openai-python documents (test/fixtures/openai/request-fields.json),
+// as a client would send it: `value` asks for the ordinary thing (for a field the door takes at its neutral
+// value only, that neutral value), and `other`, for such a field, asks for something Valve does not do.
+// A new SDK field fails test/doors/openai/field-table.test.ts until it has a line here and a row in docs/openai.md.
+
+export interface FieldExample {
+  value: unknown;
+  other?: unknown;
+}
+
+const tool = { type: 'object', properties: {} };
+
+export const chatExamples: Record<string, FieldExample> = {
+  audio: { value: null, other: { voice: 'alloy', format: 'mp3' } },
+  frequency_penalty: { value: 0, other: 0.5 },
+  function_call: { value: 'auto' },
+  functions: { value: [{ name: 'f', parameters: tool }] },
+  logit_bias: { value: {}, other: { '50256': -100 } },
+  logprobs: { value: false, other: true },
+  max_completion_tokens: { value: 64 },
+  max_tokens: { value: 64 },
+  messages: { value: [{ role: 'user', content: 'Say hello.' }] },
+  metadata: { value: { a: 'b' } },
+  modalities: { value: ['text'], other: ['text', 'audio'] },
+  model: { value: 'auto' },
+  moderation: { value: null, other: { model: 'omni-moderation-latest' } },
+  n: { value: 1, other: 2 },
+  parallel_tool_calls: { value: true },
+  prediction: { value: null, other: { type: 'content', content: 'Hello' } },
+  presence_penalty: { value: 0, other: 0.5 },
+  prompt_cache_key: { value: 'k' },
+  prompt_cache_options: { value: { mode: 'implicit', ttl: '30m' } },
+  prompt_cache_retention: { value: 'in_memory' },
+  reasoning_effort: { value: 'low' },
+  response_format: { value: { type: 'text' } },
+  safety_identifier: { value: 'user-1' },
+  seed: { value: 7 },
+  service_tier: { value: 'auto' },
+  stop: { value: ['\n\n'] },
+  store: { value: false, other: true },
+  stream: { value: false },
+  stream_options: { value: { include_usage: true } },
+  temperature: { value: 0.2 },
+  tool_choice: { value: 'auto' },
+  tools: { value: [{ type: 'function', function: { name: 'f', parameters: tool } }] },
+  top_logprobs: { value: 0, other: 2 },
+  top_p: { value: 0.9 },
+  user: { value: 'user-1' },
+  verbosity: { value: 'low' },
+  web_search_options: { value: { search_context_size: 'low' } },
+};
+
+export const responsesExamples: Record<string, FieldExample> = {
+  access_programs: { value: { cyber: 'standard' }, other: { cyber: 'daybreak_red' } },
+  background: { value: false, other: true },
+  background_options: { value: { completion_window: 'soonest' }, other: { completion_window: '2h' } },
+  context_management: { value: [], other: [{ type: 'compaction', compact_threshold: 1000 }] },
+  conversation: { value: null, other: 'conv_123' },
+  image: { value: { context_compression: 'auto' } },
+  include: { value: ['reasoning.encrypted_content'], other: ['message.output_text.logprobs'] },
+  input: { value: 'Say hello.' },
+  instructions: { value: 'Be brief.' },
+  max_output_tokens: { value: 64 },
+  max_tool_calls: { value: 3 },
+  metadata: { value: { a: 'b' } },
+  model: { value: 'auto' },
+  moderation: { value: null, other: { model: 'omni-moderation-latest' } },
+  parallel_tool_calls: { value: true },
+  previous_response_id: { value: null, other: 'resp_123' },
+  prompt: { value: null, other: { id: 'pmpt_123' } },
+  prompt_cache_key: { value: 'k' },
+  prompt_cache_options: { value: { mode: 'explicit', ttl: '30m' } },
+  prompt_cache_retention: { value: 'in_memory' },
+  reasoning: { value: { effort: 'low' } },
+  safety_identifier: { value: 'user-1' },
+  service_tier: { value: 'auto' },
+  store: { value: false, other: true },
+  stream: { value: false },
+  stream_options: { value: { include_obfuscation: false } },
+  temperature: { value: 0.2 },
+  text: { value: { format: { type: 'text' } } },
+  tool_choice: { value: 'auto' },
+  tools: { value: [{ type: 'function', name: 'f', parameters: tool }] },
+  top_logprobs: { value: 0, other: 2 },
+  top_p: { value: 0.9 },
+  truncation: { value: 'disabled' },
+  user: { value: 'user-1' },
+};
