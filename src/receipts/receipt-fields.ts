@@ -22,6 +22,7 @@ type RequestFields = Pick<
   | 'toolChoice'
   | 'parallelToolCalls'
   | 'sampling'
+  | 'cache'
 >;
 type ResponseFields = Pick<
   ReasonResponse,
@@ -83,6 +84,7 @@ function committedFieldValues(request: RequestFields): FieldValues {
     toolChoice: request.toolChoice,
     parallelToolCalls: request.parallelToolCalls,
     sampling: request.sampling,
+    cache: request.cache,
   };
   if (Object.values(generation).some((value) => value !== undefined)) {
     values['req.modelPolicy'] = asSent({ ...request.modelPolicy, ...generation });

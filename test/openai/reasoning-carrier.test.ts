@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
+import { encodeReasoning } from '../../src/door/reasoning-carrier';
 import { ApiError } from '../../src/errors';
 import { type ChatRequest, chatRequestSchema } from '../../src/openai/chat-request';
 import { chatToReason } from '../../src/openai/chat-to-reason';
-import { encodeReasoning } from '../../src/door/reasoning-carrier';
 import { type ResponsesRequest, responsesRequestSchema } from '../../src/openai/responses-request';
 import { responsesToReason } from '../../src/openai/responses-to-reason';
 
