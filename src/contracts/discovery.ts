@@ -43,6 +43,7 @@ export const discoveryModelSchema = z.strictObject({
     input: z.number().min(0),
     output: z.number().min(0),
     cacheRead: z.number().min(0).optional(),
+    cacheWrite: z.number().min(0).optional(),
   }),
   contextTokens: z.number().int().min(0),
   maxOutputTokens: z.number().int().min(0),

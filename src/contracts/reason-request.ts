@@ -251,6 +251,19 @@ export const renderingSchema = z.strictObject({
 });
 export type Rendering = z.infer<typeof renderingSchema>;
 
+/**
+ * Prompt-cache breakpoints, for providers that cache a prompt's prefix up to a marked block (Anthropic's
+ * `cache_control`; others cache on their own or not at all). Only two places end bytes that repeat from
+ * one request to the next, since Valve's rendering puts per-request values after them: the end of the
+ * tools, and the end of the caller's instructions where they open the system channel
+ * (docs/reason-api.md#prompt-caching).
+ */
+export const promptCacheSchema = z.strictObject({
+  tools: z.boolean().optional(),
+  instructions: z.boolean().optional(),
+});
+export type PromptCache = z.infer<typeof promptCacheSchema>;
+
 export const reasonRequestSchema = z
   .strictObject({
     task: z.string().min(1).max(256),
@@ -267,6 +280,7 @@ export const reasonRequestSchema = z
     output: outputSpecSchema.optional(),
     modelPolicy: modelPolicySchema.optional(),
     rendering: renderingSchema.optional(),
+    cache: promptCacheSchema.optional(),
     mediaPolicy: mediaPolicySchema.optional(),
     receiptId: callerReceiptIdSchema.optional(),
     receiptSalt: receiptSaltSchema.optional(),

@@ -4,6 +4,7 @@ import type {
   ConversationTurn,
   ModelPolicy,
   OutputSpec,
+  PromptCache,
   Reasoning,
   ReasonRequest,
   Sampling,
@@ -37,6 +38,8 @@ export interface DoorInput {
   reasoning?: Reasoning;
   output?: OutputSpec;
   maxOutputTokens?: number;
+  /** Prompt-cache breakpoints the door's wire format marked where bytes repeat (the Anthropic door). */
+  cache?: PromptCache;
   valve?: ValveOptions;
 }
 
@@ -123,6 +126,7 @@ export function buildReasonRequest(input: DoorInput): ReasonRequest {
   const modelPolicy = mergePolicy(derivedPolicy, valve.modelPolicy);
   if (modelPolicy) request.modelPolicy = modelPolicy;
   if (valve.rendering) request.rendering = valve.rendering;
+  if (input.cache) request.cache = input.cache;
   if (valve.mediaPolicy) request.mediaPolicy = valve.mediaPolicy;
   if (valve.receiptId) request.receiptId = valve.receiptId;
   if (valve.receiptSalt) request.receiptSalt = valve.receiptSalt;

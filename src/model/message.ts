@@ -37,8 +37,13 @@ export interface ReasoningBlock {
 }
 
 export type ContentBlock =
-  /** `annotations`: the citations on this text, offsets into it (seed 001's text block). */
-  | { type: 'text'; text: string; annotations?: Annotation[] }
+  /**
+   * `annotations`: the citations on this text, offsets into it (seed 001's text block). `cache`: a
+   * prompt-cache breakpoint ends with this block, for providers that cache up to a marked block
+   * (Anthropic's `cache_control`): every byte of the prompt up to its end repeats from one request to
+   * the next. A provider that does not cache so reads the text alone.
+   */
+  | { type: 'text'; text: string; annotations?: Annotation[]; cache?: true }
   | MediaBlock
   | ReasoningBlock
   /** The model declined to answer, in its own words (seed 001's refusal block); never the answer's text. */

@@ -13,6 +13,8 @@ export interface ToolSpec {
   description?: string;
   input_schema: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** A prompt-cache breakpoint ends with this tool (Anthropic's `cache_control`); see the text block's `cache`. */
+  cache?: true;
 }
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };

@@ -38,7 +38,9 @@ function usd(value: number): string {
  */
 export function attemptLimits(entry: CatalogModel, needs: Needs, left: Left, speed: Speed): AttemptLimits {
   // A provider refuses input past its window rather than bill it, so no attempt is billed more.
-  const inputUsd = (Math.min(needs.inputTokens, entry.contextTokens) * entry.priceUsdPerMTok.input) / 1e6;
+  const price = entry.priceUsdPerMTok;
+  const inputPrice = needs.cacheWrites ? Math.max(price.input, price.cacheWrite ?? 0) : price.input;
+  const inputUsd = (Math.min(needs.inputTokens, entry.contextTokens) * inputPrice) / 1e6;
   const outputUsdPerToken = entry.priceUsdPerMTok.output / 1e6;
   const cap = Math.max(
     0,

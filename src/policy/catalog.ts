@@ -116,6 +116,8 @@ export const catalogModelSchema = z.strictObject({
     input: z.number().min(0),
     output: z.number().min(0),
     cacheRead: z.number().min(0).optional(),
+    /** Input tokens written to the provider's prompt cache (Anthropic: 5-minute writes, 1.25× input). */
+    cacheWrite: z.number().min(0).optional(),
   }),
   quality: z.number().min(0).max(100),
   latency: z.strictObject({

@@ -51,6 +51,11 @@ export interface Needs {
   media?: MediaNeeds;
   /** The caller's `reasoning`, in the model interface's names; absent when it says nothing. */
   reasoning?: ReasoningSetting;
+  /**
+   * The request marks prompt-cache breakpoints (`cache`): a provider may bill its input as written to
+   * the cache, so the worst case prices input at the cache-write price where that is higher.
+   */
+  cacheWrites?: boolean;
 }
 
 /** Each modality the request's media carry, and each way a part is sourced. */

@@ -210,13 +210,22 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     else turns.push({ role: 'user', content: contentOf(joinSegments([...regions, [restated]], '\n\n')) });
   }
   const instructionsInSystem = layout === 'system' || !restates;
-  const system = [
-    instructionsInSystem ? request.instructions : '',
-    ...trusted,
-    policyText(canary, mode, mark),
-  ];
+  const lead = instructionsInSystem ? request.instructions : '';
+  const system = [lead, ...trusted, policyText(canary, mode, mark)].filter((p) => p !== '').join('\n\n');
+  // A cache breakpoint can end only the caller's instructions, and only where they open the system
+  // channel: every byte after them (trusted regions, the policy's canary) is this request's own. The
+  // text is split where the mark goes, never changed: the blocks join to the same system text.
+  const cached = request.cache?.instructions === true && lead !== '';
   const messages: Message[] = [
-    { role: 'system', content: text(system.filter((p) => p !== '').join('\n\n')) },
+    {
+      role: 'system',
+      content: cached
+        ? [
+            { type: 'text', text: lead, cache: true },
+            { type: 'text', text: system.slice(lead.length) },
+          ]
+        : text(system),
+    },
     ...turns,
   ];
   return {
@@ -225,7 +234,11 @@ export function renderPrompt(request: ReasonRequest, options: RenderOptions): Re
     canary,
     mode,
     layout,
-    warnings: [...tallyWarnings(tally), ...mediaWarnings(untrustedMedia)],
+    warnings: [
+      ...tallyWarnings(tally),
+      ...mediaWarnings(untrustedMedia),
+      ...(request.cache?.instructions === true && !cached ? [cacheDropped(request, layout)] : []),
+    ],
     tainted: untrustedItems + toolResults > 0,
     untrustedMedia,
     documents: documentSourcesOf(messages, origins),
@@ -241,4 +254,16 @@ function mediaWarnings(ids: string[]): ModelWarning[] {
       message: `Untrusted media reached the model (${ids.join(', ')}): text inside an image, a PDF or audio cannot be escaped or marked, so only the model's reading keeps it from acting as instructions (docs/trust.md).`,
     },
   ];
+}
+
+/** Says why the breakpoint asked for at the end of the instructions was not sent. */
+function cacheDropped(request: ReasonRequest, layout: PromptLayout): ModelWarning {
+  const why =
+    request.instructions === ''
+      ? 'the request has no instructions'
+      : `in the ${layout} layout they come after the data, and nothing in the system channel repeats from one request to the next`;
+  return {
+    code: 'prompt.cache_dropped',
+    message: `Valve sent no cache breakpoint at the end of the instructions (cache.instructions): ${why} (docs/reason-api.md#prompt-caching).`,
+  };
 }

@@ -67,6 +67,7 @@ function needsOf(request: ReasonRequest, messages: Message[], media: MeasuredMed
     unboundedTokens: sumOf(media.priced.filter((p) => p.basis === 'limit').map((p) => p.tokens)),
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
     ...(request.reasoning && { reasoning: reasoningOf(request) }),
+    ...((request.cache?.tools === true || request.cache?.instructions === true) && { cacheWrites: true }),
     ...mediaNeedsOf(request, media),
   };
 }

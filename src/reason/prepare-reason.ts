@@ -176,7 +176,8 @@ export async function prepareReason(
       },
     );
   }
-  const tools = request.tools?.map((tool) => ({
+  const last = (request.tools?.length ?? 0) - 1;
+  const tools = request.tools?.map((tool, i) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema,
@@ -185,6 +186,8 @@ export async function prepareReason(
       idempotent: tool.annotations.idempotent,
       destructive: tool.annotations.destructive,
     },
+    // The tools come first in a cached prompt and are the caller's own bytes: their end is a breakpoint.
+    ...(i === last && request.cache?.tools === true && { cache: true as const }),
   }));
   // The tenant's reservation caps the request's own budget, so the loop can never spend past it.
   const admission = deps.admit

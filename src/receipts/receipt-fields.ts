@@ -23,6 +23,7 @@ type RequestFields = Pick<
   | 'parallelToolCalls'
   | 'sampling'
   | 'privacy'
+  | 'cache'
 >;
 type ResponseFields = Pick<
   ReasonResponse,
@@ -86,6 +87,7 @@ function committedFieldValues(request: RequestFields): FieldValues {
     sampling: request.sampling,
     // The privacy of what the request does not label decides which models may answer, like the policy.
     privacy: request.privacy,
+    cache: request.cache,
   };
   if (Object.values(generation).some((value) => value !== undefined)) {
     values['req.modelPolicy'] = asSent({ ...request.modelPolicy, ...generation });

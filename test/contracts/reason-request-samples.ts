@@ -100,6 +100,9 @@ export const validSamples: unknown[] = [
   { ...base, sampling: {} },
   { ...base, sampling: { temperature: 0, topP: 1, stop: ['END', 'x'.repeat(256)], seed: -2_147_483_648 } },
   { ...base, sampling: { temperature: 2, topP: 0, stop: [], seed: 2_147_483_647 } },
+  { ...base, cache: {} },
+  { ...base, cache: { tools: true, instructions: true } },
+  { ...base, cache: { tools: false } },
 ];
 
 export const invalidSamples: unknown[] = [
@@ -191,6 +194,9 @@ export const invalidSamples: unknown[] = [
   { ...base, sampling: { seed: 1.5 } },
   { ...base, sampling: { seed: 2_147_483_648 } },
   { ...base, sampling: { top_p: 0.5 } },
+  { ...base, cache: { system: true } },
+  { ...base, cache: { tools: 'yes' } },
+  { ...base, cache: true },
   [],
   'summarize',
   null,

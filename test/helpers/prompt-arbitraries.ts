@@ -222,10 +222,15 @@ export const renderCase: fc.Arbitrary<RenderCase> = fc
       maxLength: 10,
     }),
     markInFirst: fc.boolean(),
+    cached: fc.boolean(),
   })
-  .map(({ request, nonce, mode, layout, maxItemChars, sentinel, markInFirst }) => ({
-    // Sometimes the input already holds this request's datamark character, which must be stripped.
-    request: markInFirst ? withMark(request, datamarkChar(nonce)) : request,
+  .map(({ request, nonce, mode, layout, maxItemChars, sentinel, markInFirst, cached }) => ({
+    // Sometimes the input already holds this request's datamark character, which must be stripped; sometimes
+    // the request marks prompt-cache breakpoints, which split the system text without changing it.
+    request: {
+      ...(markInFirst ? withMark(request, datamarkChar(nonce)) : request),
+      ...(cached && { cache: { tools: true, instructions: true } }),
+    },
     sentinel: `SNT${sentinel}`,
     options: { nonce, canary: nonce.slice(0, 16), mode, layout, maxItemChars },
   }));

@@ -46,3 +46,18 @@ describe('attempt limits with media priced at a provider’s limit', () => {
     expect(limits).toMatchObject({ ok: false, reason: 'cost' });
   });
 });
+
+describe('attempt limits of a request that marks cache breakpoints', () => {
+  it('prices its input at the cache-write price, which a provider may bill all of it at', () => {
+    const writes = simModel('writes', {
+      priceUsdPerMTok: { input: 10, output: 20, cacheWrite: 12.5 },
+      contextTokens: 100_000,
+    });
+    const plain = attemptLimits(writes, base, unlimited, speed);
+    const cached = attemptLimits(writes, { ...base, cacheWrites: true }, unlimited, speed);
+    if (!plain.ok || !cached.ok) throw new Error('both fit');
+    // 1,000 input tokens at $10 or $12.50 per million, 100 output at $20.
+    expect(plain.worstCaseUsd).toBeCloseTo(0.01 + 0.002, 12);
+    expect(cached.worstCaseUsd).toBeCloseTo(0.0125 + 0.002, 12);
+  });
+});

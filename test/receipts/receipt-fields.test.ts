@@ -37,6 +37,17 @@ describe('the committed request fields', () => {
     ).toEqual({ sampling: { topP: 1 } });
   });
 
+  it('commits the cache breakpoints with the policy, only when given', () => {
+    const values = requestFieldValues({ ...base, cache: { tools: true, instructions: true } });
+    expect(values['req.modelPolicy']).toEqual({
+      prefer: 'cost',
+      cache: { tools: true, instructions: true },
+    });
+    expect(requestFieldValues({ ...base, cache: { tools: true } })['req.modelPolicy']).not.toEqual(
+      values['req.modelPolicy'],
+    );
+  });
+
   it('commits tool turns as part of the conversation', () => {
     const conversation = [
       { role: 'assistant' as const, toolCalls: [{ id: 'call_1', name: 'lookup', arguments: { order: 42 } }] },

@@ -11,6 +11,7 @@ import { invalidParam, type ParamPath } from '../invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../media-parts';
 import type { DoorRequest } from '../pipeline-request';
 import { readPart } from '../read-part';
+import { cacheOf } from './cache-breakpoints';
 import {
   documentOfBlock,
   imageOfBlock,
@@ -235,6 +236,7 @@ export function messagesToReason(body: MessagesRequest | CountTokensRequest, mod
   const choice = body.tool_choice;
   const disableParallel =
     choice && 'disable_parallel_tool_use' in choice ? choice.disable_parallel_tool_use : undefined;
+  const cached = cacheOf(body, instructions);
   const request = buildReasonRequest({
     task: messagesTask,
     model,
@@ -250,7 +252,8 @@ export function messagesToReason(body: MessagesRequest | CountTokensRequest, mod
     },
     reasoning: reasoningOf(body),
     output: format ? { format: 'json', schema: format.schema } : undefined,
+    cache: cached.cache,
     valve: body.valve,
   });
-  return { request, instructions, turnSources: sources, notes };
+  return { request, instructions, turnSources: sources, notes: [...notes, ...cached.notes] };
 }

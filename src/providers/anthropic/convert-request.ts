@@ -75,6 +75,41 @@ function thinkingBlocksOf(message: Message): WireBlock[] {
   });
 }
 
+/** A prompt-cache breakpoint: Anthropic's default 5-minute cache, the one the catalog's cacheWrite prices. */
+const ephemeral = { type: 'ephemeral' } as const;
+
+/**
+ * The top-level `system`: the system text as one string, or, when a text block ends a cache
+ * breakpoint, as text blocks that join (with nothing between them) to exactly that string, the marked
+ * one ending with `cache_control` (https://platform.claude.com/docs/en/build-with-claude/prompt-caching:
+ * the prefix is cached in the order tools, system, messages, up to and including the marked block).
+ */
+function systemOf(messages: Message[]): string | WireBlock[] | undefined {
+  const text = systemText(messages);
+  const marked = messages.some(
+    (message) => message.role === 'system' && message.content.some((b) => b.type === 'text' && b.cache),
+  );
+  if (text === undefined || !marked) return text;
+  const blocks: WireBlock[] = [];
+  let pending = '';
+  messages
+    .filter((message) => message.role === 'system')
+    .forEach((message, i) => {
+      if (i > 0) pending += '\n\n';
+      for (const block of message.content) {
+        if (block.type === 'json') pending += JSON.stringify(block.value);
+        if (block.type !== 'text') continue;
+        pending += block.text;
+        if (block.cache && pending !== '') {
+          blocks.push({ type: 'text', text: pending, cache_control: ephemeral });
+          pending = '';
+        }
+      }
+    });
+  if (pending !== '') blocks.push({ type: 'text', text: pending });
+  return blocks;
+}
+
 /** Non-system turns, consecutive turns of one role merged (tool results travel in user turns). */
 function toWireMessages(messages: Message[], context: CallContext, citations: boolean): WireMessage[] {
   const out: WireMessage[] = [];
@@ -118,7 +153,7 @@ export function toAnthropicBody(
   const settings = request.settings ?? {};
   const context: CallContext = { provider: 'anthropic', model: options.model };
   checkMediaPlacement(request.messages, context);
-  const system = systemText(request.messages);
+  const system = systemOf(request.messages);
   const body: Record<string, unknown> = {
     model: options.model,
     max_tokens: settings.max_tokens ?? defaultMaxTokens,
@@ -133,6 +168,7 @@ export function toAnthropicBody(
     name: tool.name,
     ...(tool.description !== undefined && { description: tool.description }),
     input_schema: tool.input_schema,
+    ...(tool.cache && { cache_control: ephemeral }),
   }));
   if (request.output) {
     tools.push({
