@@ -11,6 +11,7 @@ import { runCli } from '../receipts/run-cli';
 // The Vercel AI SDK with its Anthropic provider (@ai-sdk/anthropic) pointed at Valve's Anthropic door,
 // changed only in baseURL and apiKey, against the real Worker and its simulator models: generateText,
 // streamText, a tool loop the SDK runs itself, and errors as the SDK's own APICallError.
+// Each call sets maxOutputTokens, as an application would: without it the SDK warns that it does not know the model.
 
 let door: Door;
 let valve: ReturnType<typeof createAnthropic>;
@@ -86,6 +87,7 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
   it('generateText gives the answer, its usage and a receipt that verifies', async () => {
     const result = await generateText({
       model: valve('auto'),
+      maxOutputTokens: 1024,
       system: 'Answer in one sentence.',
       prompt: 'Say hello.',
     });
@@ -100,7 +102,11 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
   });
 
   it('streamText streams the same text, ends with end_turn and a receipt that verifies', async () => {
-    const result = streamText({ model: valve('auto'), prompt: 'Tell me about receipts.' });
+    const result = streamText({
+      model: valve('auto'),
+      maxOutputTokens: 1024,
+      prompt: 'Tell me about receipts.',
+    });
     const deltas: string[] = [];
     for await (const delta of result.textStream) deltas.push(delta);
     const streamed = deltas.join('');
@@ -118,6 +124,7 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
     const ran: string[] = [];
     const result = await generateText({
       model: valve('auto'),
+      maxOutputTokens: 1024,
       prompt: 'Use get_weather: what is the weather in Oslo?',
       tools: {
         get_weather: tool({
@@ -150,6 +157,7 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
   it('streams a forced tool call the SDK assembles with its parsed input', async () => {
     const result = streamText({
       model: valve('auto'),
+      maxOutputTokens: 1024,
       prompt: 'Weather?',
       tools: { get_weather: tool({ description: 'The weather in a city.', inputSchema: weatherSchema }) },
       toolChoice: 'required',
@@ -165,6 +173,7 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
     const errors: unknown[] = [];
     const result = streamText({
       model: valve('sim/cut'),
+      maxOutputTokens: 1024,
       prompt: 'Tell me a long story.',
       onError: ({ error }) => {
         errors.push(error);
@@ -179,9 +188,12 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
   });
 
   it('raises an unknown model as a 404 APICallError, not retried', async () => {
-    const failure = await generateText({ model: valve('nobody/nothing'), prompt: 'Hi', maxRetries: 2 }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await generateText({
+      model: valve('nobody/nothing'),
+      maxOutputTokens: 1024,
+      prompt: 'Hi',
+      maxRetries: 2,
+    }).catch((error: unknown) => error);
     expect(APICallError.isInstance(failure)).toBe(true);
     expect((failure as APICallError).statusCode).toBe(404);
     expect((failure as APICallError).isRetryable).toBe(false);
@@ -189,9 +201,12 @@ describe('the AI SDK’s Anthropic provider against /anthropic', () => {
   });
 
   it('raises an overloaded model as a 529 APICallError after the SDK’s own retries', async () => {
-    const failure = await generateText({ model: valve('sim/busy'), prompt: 'Hi', maxRetries: 1 }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await generateText({
+      model: valve('sim/busy'),
+      maxOutputTokens: 1024,
+      prompt: 'Hi',
+      maxRetries: 1,
+    }).catch((error: unknown) => error);
     const errors = RetryError.isInstance(failure) ? failure.errors : [failure];
     const statuses = errors.map((error) => (APICallError.isInstance(error) ? error.statusCode : undefined));
     expect(statuses[0]).toBe(529);
