@@ -3,8 +3,7 @@ import type { AppEnv } from '../env';
 import { healthStubOf } from '../health/health-stub';
 import { requireAdmin } from '../middleware/require-admin';
 import { buildModelStatus } from '../policy/build-model-status';
-import { configuredProviders } from '../policy/configured-providers';
-import { loadCatalog } from '../policy/load-catalog';
+import { catalogInForce } from '../policy/catalog-in-force';
 
 /**
  * GET /v1/admin/models: every catalog model with its configuration and live health, read from the
@@ -12,13 +11,12 @@ import { loadCatalog } from '../policy/load-catalog';
  * opened shows at once.
  */
 export const adminModelRoutes = new Hono<AppEnv>().get('/models', requireAdmin, async (c) => {
-  const env = c.env as unknown as Record<string, unknown>;
-  const catalog = loadCatalog(c.env.VALVE_CATALOG);
+  const { catalog, notConfigured } = catalogInForce(c.env);
   const health = await healthStubOf(c.env).snapshot();
   return c.json(
     buildModelStatus({
       catalog,
-      notConfigured: configuredProviders(catalog, (name) => env[name]),
+      notConfigured,
       health,
     }),
   );

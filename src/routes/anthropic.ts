@@ -21,7 +21,7 @@ import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { configuredProviders } from '../policy/configured-providers';
+import { catalogInForce } from '../policy/catalog-in-force';
 import { loadCatalog } from '../policy/load-catalog';
 import { countInputTokens } from '../reason/count-input-tokens';
 import { doorErrorResponder } from './door-error-response';
@@ -62,12 +62,8 @@ function notesOf(c: Context<AppEnv>, body: CountTokensRequest) {
 }
 
 function modelInfos(c: Context<AppEnv>) {
-  const env = c.env as unknown as Record<string, unknown>;
-  const catalog = loadCatalog(c.env.VALVE_CATALOG);
-  return modelInfosOf(
-    catalog,
-    configuredProviders(catalog, (name) => env[name]),
-  );
+  const { catalog, notConfigured } = catalogInForce(c.env);
+  return modelInfosOf(catalog, notConfigured);
 }
 
 export const anthropicRoutes = new Hono<AppEnv>()

@@ -14,8 +14,7 @@ import { rejectDuplicateKeys } from '../middleware/i-json-body';
 import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
-import { configuredProviders } from '../policy/configured-providers';
-import { loadCatalog } from '../policy/load-catalog';
+import { catalogInForce } from '../policy/catalog-in-force';
 import { doorErrorResponder } from './door-error-response';
 import { checkPinned } from './door-pinned';
 import { answerJson, answerStream, doorHeaders } from './door-serve';
@@ -79,25 +78,14 @@ export const openaiRoutes = new Hono<AppEnv>()
     },
   )
   .get('/models', requireKey(), (c) => {
-    const env = c.env as unknown as Record<string, unknown>;
-    const catalog = loadCatalog(c.env.VALVE_CATALOG);
-    return c.json(
-      modelsListOf(
-        catalog,
-        configuredProviders(catalog, (name) => env[name]),
-      ),
-    );
+    const { catalog, notConfigured } = catalogInForce(c.env);
+    return c.json(modelsListOf(catalog, notConfigured));
   })
   // Catalog ids hold a `/` (`sim/fast`), so the id is the whole rest of the path, percent-decoded.
   .get('/models/:model{.+}', requireKey(), (c) => {
-    const env = c.env as unknown as Record<string, unknown>;
-    const catalog = loadCatalog(c.env.VALVE_CATALOG);
+    const { catalog, notConfigured } = catalogInForce(c.env);
     const id = c.req.param('model');
-    const model = modelOf(
-      catalog,
-      configuredProviders(catalog, (name) => env[name]),
-      id,
-    );
+    const model = modelOf(catalog, notConfigured, id);
     if (model === undefined) {
       throw new ApiError(
         'request.not_found',

@@ -8,8 +8,7 @@ import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
 import { logOriginFor, logOriginOf } from '../log/receipt-log';
-import { configuredProviders } from '../policy/configured-providers';
-import { loadCatalog } from '../policy/load-catalog';
+import { catalogInForce } from '../policy/catalog-in-force';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
 import { toolCallGate } from '../reason/gate-tool-calls';
@@ -41,8 +40,7 @@ export async function reasonContextOf(
   startedAt: number,
   claim?: HeldClaim,
 ): Promise<ReasonContext> {
-  const env = c.env as unknown as Record<string, unknown>;
-  const catalog = loadCatalog(c.env.VALVE_CATALOG);
+  const { catalog, lookup, notConfigured } = catalogInForce(c.env);
   const trips = c.get('trips');
   const health = healthStubOf(c.env);
   // Reads the answer waits on are counted; the writes behind it use the plain stub.
@@ -70,9 +68,12 @@ export async function reasonContextOf(
       };
     }),
     defaultPrivacy: defaultPrivacyOf(textSetting(c.env, 'DEFAULT_PRIVACY')),
-    notConfigured: configuredProviders(catalog, (name) => env[name]),
-    secret: (name) => (typeof env[name] === 'string' && env[name] !== '' ? (env[name] as string) : undefined),
-    binding: (name) => env[name],
+    notConfigured,
+    secret: (name) => {
+      const value = lookup(name);
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+    binding: lookup,
     fetch: (input, init) => fetch(input, init),
     now: () => performance.now(),
     startedAt,
