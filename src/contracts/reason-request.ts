@@ -327,25 +327,12 @@ export const reasonRequestSchema = z
   });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;
 
-/** Every media part of a request with its place (`context[0].media[1]`): context items', then user turns'. */
-export function mediaPartsWithPlace(
-  request: Pick<ReasonRequest, 'context' | 'conversation'>,
-): { path: string; part: MediaPart }[] {
-  const placed: { path: string; part: MediaPart }[] = [];
-  for (const [i, item] of (request.context ?? []).entries())
-    for (const [j, part] of (item.media ?? []).entries())
-      placed.push({ path: `context[${i}].media[${j}]`, part });
-  for (const [i, turn] of (request.conversation ?? []).entries()) {
-    if (turn.role !== 'user') continue;
-    for (const [j, part] of (turn.media ?? []).entries())
-      placed.push({ path: `conversation[${i}].media[${j}]`, part });
-  }
-  return placed;
-}
-
 /** Every media part of a request, in order: its context items', then its user turns'. */
 export function mediaPartsOf(request: Pick<ReasonRequest, 'context' | 'conversation'>): MediaPart[] {
-  return mediaPartsWithPlace(request).map(({ part }) => part);
+  const turns = (request.conversation ?? []).flatMap((turn) =>
+    turn.role === 'user' ? (turn.media ?? []) : [],
+  );
+  return [...(request.context ?? []).flatMap((item) => item.media ?? []), ...turns];
 }
 
 interface PlacedPart {

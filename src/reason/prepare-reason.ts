@@ -1,15 +1,12 @@
 import { generateReceiptId } from '../contracts/generate-receipt-id';
-import {
-  mediaPartsOf,
-  type PrivacyLevel,
-  privacyLevels,
-  type ReasonRequest,
-} from '../contracts/reason-request';
+import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { Admission } from '../limits/admission';
-import { type MeasuredMedia, measureMedia } from '../media/measure-media';
+import { checkMediaPolicy } from '../media/check-media-policy';
+import { measureMedia } from '../media/measure-media';
+import { type RequestMedia, readMedia } from '../media/read-media';
 import type { Message } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
@@ -20,7 +17,6 @@ import { chooseLayout, chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
-import { checkMediaPolicy } from './check-media-policy';
 import { decisionOf } from './decision-of';
 import { deriveNeeds, reasoningOf } from './derive-needs';
 import type { GateToolCalls } from './gate-tool-calls';
@@ -86,28 +82,32 @@ export interface PreparedReason {
   budget: Budget;
   modelRequest: ModelRequest;
   admission?: Admission;
-  /** The media's input tokens and prices (media/measure-media), which every later attempt's plan counts too. */
-  media: MeasuredMedia;
+  /** The request's media, read once and measured (media/), which every later attempt's plan counts too. */
+  media: RequestMedia;
 }
 
 /** The Retry-After given when an open circuit's reopening time is not known: a half-open probe's usual wait. */
 const defaultCircuitRetryMs = 30_000;
 
-/** Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. */
+/**
+ * Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. `read`
+ * is the request's media as serve read them (media/read-media); they are measured here, once admitted.
+ */
 export async function prepareReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options: ReasonOptions = {},
+  read: RequestMedia = readMedia(request),
 ): Promise<PreparedReason> {
   const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
-  checkMediaPolicy(request, options.untrustedTurns === true);
+  checkMediaPolicy(read, request.mediaPolicy, options.untrustedTurns === true);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
   const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
   const budget = createBudget(policy, deps.startedAt);
-  let media: MeasuredMedia = { tokens: 0, priced: [] };
+  let media = read;
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
@@ -127,11 +127,11 @@ export async function prepareReason(
     layout: layoutOverride,
     untrustedTurns,
   });
-  if (mediaPartsOf(request).length > 0) {
+  if (read.parts.length > 0) {
     // Measuring media reads every byte of them: a tenant who could not pay for the request even without
     // its media is refused first, so a refused request costs no more than its text.
     await admitWithoutMedia(planFor(prompt.messages), deps);
-    media = await measureMedia(request);
+    media = await measureMedia(read);
   }
   let plan = planFor(prompt.messages);
   const planned = plan.attempts.map((attempt) => attempt.entry);
