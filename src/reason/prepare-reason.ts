@@ -1,5 +1,10 @@
 import { generateReceiptId } from '../contracts/generate-receipt-id';
-import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
+import {
+  type ModelPolicy,
+  type PrivacyLevel,
+  privacyLevels,
+  type ReasonRequest,
+} from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
@@ -146,38 +151,75 @@ export async function prepareReason(
   if (options.untrustedTurns && (request.conversation ?? []).length > 0) {
     prompt = { ...prompt, tainted: true };
   }
-  if (plan.attempts.length === 0) {
-    const heldOut = plan.excluded.filter((e) => e.reason === 'circuit_open');
-    if (heldOut.length > 0) {
-      // A model that passed every lasting check and is held out only by an open circuit will be tried
-      // again: a temporary refusal the caller's client retries, not 422's "never".
-      const waits = heldOut.map(
-        (e) => deps.health?.retryInMs?.(e.provider, e.model) ?? defaultCircuitRetryMs,
-      );
-      const retryAfterS = Math.max(1, Math.ceil(Math.min(...waits) / 1000));
-      throw new ApiError(
-        'policy.models_unavailable',
-        `Every model that could serve this request is held out after provider failures; the first is tried again in about ${retryAfterS} s.`,
-        {
-          headers: { 'Retry-After': String(retryAfterS) },
-          details: {
-            retryAfterSeconds: retryAfterS,
-            excluded: plan.excluded,
-            decision: decisionOf(plan, [], budget),
-          },
-        },
-      );
-    }
-    throw new ApiError(
-      'policy.no_eligible_model',
-      `No model in the catalog satisfies this request’s policy.${pinnedWhy(policy, plan)}`,
+  if (plan.attempts.length === 0) throw emptyPlanError(plan, policy, budget, deps);
+  const admission = await admitPlan(plan, policy, budget, deps);
+  const modelRequest: ModelRequest = {
+    messages: prompt.messages,
+    tools: toolsOf(request),
+    tool_choice: request.toolChoice,
+    output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
+    settings: settingsOf(request),
+    ...(request.output?.citations === true && { citations: true }),
+  };
+  return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
+}
+
+/**
+ * Why no model can serve the request: a temporary refusal when every model that could is held out
+ * only by an open circuit, else `policy.no_eligible_model` naming each exclusion.
+ */
+function emptyPlanError(plan: Plan, policy: ModelPolicy, budget: Budget, deps: ReasonDeps): ApiError {
+  const heldOut = plan.excluded.filter((e) => e.reason === 'circuit_open');
+  if (heldOut.length > 0) {
+    // A model that passed every lasting check and is held out only by an open circuit will be tried
+    // again: a temporary refusal the caller's client retries, not 422's "never".
+    const waits = heldOut.map((e) => deps.health?.retryInMs?.(e.provider, e.model) ?? defaultCircuitRetryMs);
+    const retryAfterS = Math.max(1, Math.ceil(Math.min(...waits) / 1000));
+    return new ApiError(
+      'policy.models_unavailable',
+      `Every model that could serve this request is held out after provider failures; the first is tried again in about ${retryAfterS} s.`,
       {
-        details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
+        headers: { 'Retry-After': String(retryAfterS) },
+        details: {
+          retryAfterSeconds: retryAfterS,
+          excluded: plan.excluded,
+          decision: decisionOf(plan, [], budget),
+        },
       },
     );
   }
+  return new ApiError(
+    'policy.no_eligible_model',
+    `No model in the catalog satisfies this request’s policy.${pinnedWhy(policy, plan)}`,
+    {
+      details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
+    },
+  );
+}
+
+/** Reserves the plan's worst case of the tenant's budget; the reservation caps the request's own budget. */
+async function admitPlan(
+  plan: Plan,
+  policy: ModelPolicy,
+  budget: Budget,
+  deps: ReasonDeps,
+): Promise<Admission | undefined> {
+  if (!deps.admit) return undefined;
+  const admission = await deps.admit(
+    Math.min(policy.maxCostUsd ?? Number.POSITIVE_INFINITY, sumOf(plan.attempts.map((a) => a.worstCaseUsd))),
+    Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
+  );
+  // The loop can then never spend past the tenant's reservation.
+  if (Number.isFinite(admission.budgetUsd)) {
+    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  }
+  return admission;
+}
+
+/** The caller's tools in the model interface's names. */
+function toolsOf(request: ReasonRequest): ModelRequest['tools'] {
   const last = (request.tools?.length ?? 0) - 1;
-  const tools = request.tools?.map((tool, i) => ({
+  return request.tools?.map((tool, i) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema,
@@ -189,28 +231,6 @@ export async function prepareReason(
     // The tools come first in a cached prompt and are the caller's own bytes: their end is a breakpoint.
     ...(i === last && request.cache?.tools === true && { cache: true as const }),
   }));
-  // The tenant's reservation caps the request's own budget, so the loop can never spend past it.
-  const admission = deps.admit
-    ? await deps.admit(
-        Math.min(
-          policy.maxCostUsd ?? Number.POSITIVE_INFINITY,
-          sumOf(plan.attempts.map((a) => a.worstCaseUsd)),
-        ),
-        Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
-      )
-    : undefined;
-  if (admission && Number.isFinite(admission.budgetUsd)) {
-    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
-  }
-  const modelRequest: ModelRequest = {
-    messages: prompt.messages,
-    tools,
-    tool_choice: request.toolChoice,
-    output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
-    settings: settingsOf(request),
-    ...(request.output?.citations === true && { citations: true }),
-  };
-  return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
 }
 
 /**
