@@ -64,7 +64,7 @@ export const app = new Hono<AppEnv>()
   .use('*', requestIds)
   .use('*', async (c, next) => {
     // The routes that take media parts read up to MAX_MEDIA_BODY_BYTES; their text alone is held to
-    // MAX_BODY_BYTES once the body is parsed (reason/check-text-bytes).
+    // MAX_BODY_BYTES once the body is parsed (media/check-text-bytes).
     const text = countSetting(c.env, 'MAX_BODY_BYTES');
     const maxSize = mediaRoutes.has(c.req.path)
       ? Math.max(text, countSetting(c.env, 'MAX_MEDIA_BODY_BYTES'))

@@ -121,3 +121,58 @@ export const mediaPolicySchema = z.strictObject({
   allowUrls: z.boolean().optional(),
 });
 export type MediaPolicy = z.infer<typeof mediaPolicySchema>;
+
+/** A request's media against the limits on a whole request: the issue's path and what is wrong. */
+export interface MediaIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+interface PlacedPart {
+  path: (string | number)[];
+  /** Decoded bytes of an inline part; 0 for a URL or a file id. */
+  bytes: number;
+}
+
+type MediaList = { source: { kind: string; data?: string } }[];
+
+/** Too many media parts in one request, or too many bytes together (`mediaLimits`); none when within. */
+export function requestMediaIssues(request: {
+  context?: { media?: MediaList }[];
+  conversation?: { role: string; media?: MediaList }[];
+}): MediaIssue[] {
+  const parts = placedMediaParts(request);
+  const issues: MediaIssue[] = [];
+  if (parts.length > mediaLimits.partsPerRequest) {
+    issues.push({
+      path: parts[mediaLimits.partsPerRequest]?.path ?? [],
+      message: `a request carries at most ${mediaLimits.partsPerRequest} media parts`,
+    });
+  }
+  const total = parts.reduce((sum, p) => sum + p.bytes, 0);
+  if (total > mediaLimits.totalBytes) {
+    issues.push({
+      path: [],
+      message: `the media parts carry ${total} bytes together, over the limit of ${mediaLimits.totalBytes}`,
+    });
+  }
+  return issues;
+}
+
+function placedMediaParts(request: {
+  context?: { media?: MediaList }[];
+  conversation?: { role: string; media?: MediaList }[];
+}): PlacedPart[] {
+  const placed: PlacedPart[] = [];
+  const lists = [
+    ...(request.context ?? []).map((item, i) => ({ media: item.media, at: ['context', i] })),
+    ...(request.conversation ?? []).map((turn, i) => ({ media: turn.media, at: ['conversation', i] })),
+  ];
+  for (const { media, at } of lists) {
+    for (const [k, part] of (media ?? []).entries()) {
+      const bytes = part.source.kind === 'base64' ? decodedLength(part.source.data ?? '') : 0;
+      placed.push({ path: [...at, 'media', k], bytes });
+    }
+  }
+  return placed;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodedLength, type MediaPart, mediaLimits, mediaListSchema, mediaPolicySchema } from './media-part';
+import { type MediaPart, mediaListSchema, mediaPolicySchema, requestMediaIssues } from './media-part';
 import {
   maxResultCharsSchema,
   toolResultErrorSchema,
@@ -308,66 +308,14 @@ export const reasonRequestSchema = z
         message: '`false` turns thinking off: leave out effort and budgetTokens',
       });
     }
-    const parts = placedMediaParts(request);
-    if (parts.length > mediaLimits.partsPerRequest) {
-      ctx.addIssue({
-        code: 'custom',
-        path: parts[mediaLimits.partsPerRequest]?.path ?? [],
-        message: `a request carries at most ${mediaLimits.partsPerRequest} media parts`,
-      });
-    }
-    const total = parts.reduce((sum, p) => sum + p.bytes, 0);
-    if (total > mediaLimits.totalBytes) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: `the media parts carry ${total} bytes together, over the limit of ${mediaLimits.totalBytes}`,
-      });
-    }
+    for (const issue of requestMediaIssues(request)) ctx.addIssue({ code: 'custom', ...issue });
   });
 export type ReasonRequest = z.infer<typeof reasonRequestSchema>;
 
-/** Every media part of a request with its place (`context[0].media[1]`): context items', then user turns'. */
-export function mediaPartsWithPlace(
-  request: Pick<ReasonRequest, 'context' | 'conversation'>,
-): { path: string; part: MediaPart }[] {
-  const placed: { path: string; part: MediaPart }[] = [];
-  for (const [i, item] of (request.context ?? []).entries())
-    for (const [j, part] of (item.media ?? []).entries())
-      placed.push({ path: `context[${i}].media[${j}]`, part });
-  for (const [i, turn] of (request.conversation ?? []).entries()) {
-    if (turn.role !== 'user') continue;
-    for (const [j, part] of (turn.media ?? []).entries())
-      placed.push({ path: `conversation[${i}].media[${j}]`, part });
-  }
-  return placed;
-}
-
 /** Every media part of a request, in order: its context items', then its user turns'. */
 export function mediaPartsOf(request: Pick<ReasonRequest, 'context' | 'conversation'>): MediaPart[] {
-  return mediaPartsWithPlace(request).map(({ part }) => part);
-}
-
-interface PlacedPart {
-  path: (string | number)[];
-  /** Decoded bytes of an inline part; 0 for a URL or a file id. */
-  bytes: number;
-}
-
-function placedMediaParts(request: {
-  context?: { media?: { source: { kind: string; data?: string } }[] }[];
-  conversation?: { role: string; media?: { source: { kind: string; data?: string } }[] }[];
-}): PlacedPart[] {
-  const placed: PlacedPart[] = [];
-  const lists = [
-    ...(request.context ?? []).map((item, i) => ({ media: item.media, at: ['context', i] })),
-    ...(request.conversation ?? []).map((turn, i) => ({ media: turn.media, at: ['conversation', i] })),
-  ];
-  for (const { media, at } of lists) {
-    for (const [k, part] of (media ?? []).entries()) {
-      const bytes = part.source.kind === 'base64' ? decodedLength(part.source.data ?? '') : 0;
-      placed.push({ path: [...at, 'media', k], bytes });
-    }
-  }
-  return placed;
+  const turns = (request.conversation ?? []).flatMap((turn) =>
+    turn.role === 'user' ? (turn.media ?? []) : [],
+  );
+  return [...(request.context ?? []).flatMap((item) => item.media ?? []), ...turns];
 }

@@ -1,5 +1,4 @@
 import type { MediaPart } from '../contracts/media-part';
-import { mediaPartsWithPlace, type ReasonRequest } from '../contracts/reason-request';
 import { base64Bytes } from '../encoding/base64';
 import {
   audioTokens,
@@ -12,6 +11,7 @@ import { audioSeconds } from './audio-seconds';
 import { countPdfPages } from './count-pdf-pages';
 import { imageDimensions } from './image-dimensions';
 import type { MediaPricing, Priced } from './pricing-basis';
+import type { RequestMedia } from './read-media';
 
 /** A part's input tokens at the most any provider charges, and how that figure was reached. */
 export interface PartPrice extends Priced {
@@ -60,19 +60,17 @@ export async function mediaPartTokens(part: MediaPart): Promise<number> {
   return (await measurePart(part)).tokens;
 }
 
-/** The request's media as the planner counts them: their tokens together, and each part's price. */
-export interface MeasuredMedia {
-  tokens: number;
-  priced: MediaPricing[];
-}
-
-/** Every media part of the request (context items' and user turns'), as the planner's token estimate. */
-export async function measureMedia(request: ReasonRequest): Promise<MeasuredMedia> {
-  const measured: MeasuredMedia = { tokens: 0, priced: [] };
-  for (const { path, part } of mediaPartsWithPlace(request)) {
-    const { tokens, basis, why } = await measurePart(part);
-    measured.tokens += tokens;
-    measured.priced.push({ path, type: part.type, tokens, basis, why });
+/**
+ * The request's media measured from their bytes, as the planner counts them: their tokens together,
+ * and each part's price. The one place a part's bytes are read before the call.
+ */
+export async function measureMedia(media: RequestMedia): Promise<RequestMedia> {
+  let tokens = 0;
+  const priced: MediaPricing[] = [];
+  for (const { path, part } of media.parts) {
+    const price = await measurePart(part);
+    tokens += price.tokens;
+    priced.push({ path, type: part.type, tokens: price.tokens, basis: price.basis, why: price.why });
   }
-  return measured;
+  return { ...media, tokens, priced };
 }

@@ -1,7 +1,7 @@
 import type { MediaModality } from '../contracts/media-part';
 import type { PrivacyLevel } from '../contracts/reason-request';
 import type { MediaPricing } from '../media/pricing-basis';
-import type { SourceKind } from '../model/media-sources';
+import type { MediaSourceNeed } from '../media/read-media';
 import type { ReasoningSetting } from '../model/model-request';
 import type { CatalogModel, CatalogProvider } from './catalog';
 
@@ -58,20 +58,12 @@ export interface Needs {
   cacheWrites?: boolean;
 }
 
-/** Each modality the request's media carry, and each way a part is sourced. */
+/** Each modality the request's media carry, and each way a part is sourced (media/read-media). */
 export interface MediaNeeds {
   modalities: MediaModality[];
   sources: MediaSourceNeed[];
   /** How each part was priced before the call, in request order (`decision.media`). */
   priced?: MediaPricing[];
-}
-
-export interface MediaSourceNeed {
-  modality: MediaModality;
-  kind: SourceKind;
-  mimeType: string;
-  /** For a file id: the provider whose file store holds it. */
-  provider?: string;
 }
 
 /** A model's speed: from the catalog, replaced by observed health once there are enough observations. */

@@ -1,6 +1,7 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import { randomHex } from '../encoding/random-token';
 import { measureMedia } from '../media/measure-media';
+import { readMedia } from '../media/read-media';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { renderPrompt } from '../prompt/render-prompt';
 import { deriveNeeds } from './derive-needs';
@@ -17,5 +18,5 @@ export async function countInputTokens(request: ReasonRequest, untrustedTurns: b
     canary: drawNonce(randomHex, inputs, 8),
     untrustedTurns,
   });
-  return deriveNeeds(request, prompt.messages, await measureMedia(request)).inputTokens;
+  return deriveNeeds(request, prompt.messages, await measureMedia(readMedia(request))).inputTokens;
 }

@@ -1,28 +1,22 @@
-import { modalityOf } from '../contracts/media-part';
-import {
-  mediaPartsOf,
-  type PrivacyLevel,
-  privacyLevels,
-  type ReasonRequest,
-} from '../contracts/reason-request';
-import type { MeasuredMedia } from '../media/measure-media';
+import { type PrivacyLevel, privacyLevels, type ReasonRequest } from '../contracts/reason-request';
+import type { RequestMedia } from '../media/read-media';
 import { estimateTokens } from '../model/estimate-tokens';
 import type { Message } from '../model/message';
 import type { ReasoningSetting } from '../model/model-request';
-import type { MediaNeeds, MediaSourceNeed, Needs } from '../policy/plan-types';
+import type { MediaNeeds, Needs } from '../policy/plan-types';
 
 /** Chat formats wrap each message in role markers; a generous allowance per message. */
 const messageOverheadTokens = 8;
 
 /**
  * What the request needs of a model: tools, JSON, the most sensitive privacy level, token counts,
- * the modalities its media carry. `media` is the media's own estimate (media/measure-media), made from
- * their bytes before planning; media blocks are not counted as text.
+ * the modalities its media carry. `media` is the request's media as read once (media/read-media), with
+ * their estimate from their bytes once measured; media blocks are not counted as text.
  */
 export function deriveNeeds(
   request: ReasonRequest,
   messages: Message[],
-  media: MeasuredMedia = { tokens: 0, priced: [] },
+  media: RequestMedia,
   unlabelled: PrivacyLevel = 'internal',
 ): Needs {
   return { ...needsOf(request, messages, media), privacy: privacyOf(request, unlabelled) };
@@ -45,7 +39,7 @@ export function privacyOf(request: ReasonRequest, unlabelled: PrivacyLevel): Pri
   );
 }
 
-function needsOf(request: ReasonRequest, messages: Message[], media: MeasuredMedia): Omit<Needs, 'privacy'> {
+function needsOf(request: ReasonRequest, messages: Message[], media: RequestMedia): Omit<Needs, 'privacy'> {
   let inputTokens = media.tokens;
   for (const message of messages) {
     inputTokens += messageOverheadTokens;
@@ -68,25 +62,13 @@ function needsOf(request: ReasonRequest, messages: Message[], media: MeasuredMed
     maxOutputTokens: request.modelPolicy?.maxOutputTokens,
     ...(request.reasoning && { reasoning: reasoningOf(request) }),
     ...((request.cache?.tools === true || request.cache?.instructions === true) && { cacheWrites: true }),
-    ...mediaNeedsOf(request, media),
+    ...mediaNeedsOf(media),
   };
 }
 
-function mediaNeedsOf(request: ReasonRequest, measured: MeasuredMedia): { media?: MediaNeeds } {
-  const parts = mediaPartsOf(request);
-  if (parts.length === 0) return {};
-  const sources = new Map<string, MediaSourceNeed>();
-  for (const part of parts) {
-    const need: MediaSourceNeed = {
-      modality: modalityOf(part.type),
-      kind: part.source.kind,
-      mimeType: part.mimeType,
-      ...(part.source.kind === 'fileId' && { provider: part.source.provider }),
-    };
-    sources.set(JSON.stringify(need), need);
-  }
-  const modalities = [...new Set([...sources.values()].map((s) => s.modality))].sort();
-  return { media: { modalities, sources: [...sources.values()], priced: measured.priced } };
+function mediaNeedsOf(media: RequestMedia): { media?: MediaNeeds } {
+  if (media.parts.length === 0) return {};
+  return { media: { modalities: media.modalities, sources: media.sources, priced: media.priced } };
 }
 
 /** The caller's `reasoning` in the model interface's names; each attempt resolves it for its model. */

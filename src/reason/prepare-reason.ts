@@ -1,6 +1,6 @@
 import { generateReceiptId } from '../contracts/generate-receipt-id';
 import {
-  mediaPartsOf,
+  type ModelPolicy,
   type PrivacyLevel,
   privacyLevels,
   type ReasonRequest,
@@ -9,7 +9,9 @@ import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-respo
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
 import type { Admission } from '../limits/admission';
-import { type MeasuredMedia, measureMedia } from '../media/measure-media';
+import { checkMediaPolicy } from '../media/check-media-policy';
+import { measureMedia } from '../media/measure-media';
+import { type RequestMedia, readMedia } from '../media/read-media';
 import type { Message } from '../model/message';
 import type { ModelRequest } from '../model/model-request';
 import { type Budget, createBudget } from '../policy/budget';
@@ -20,7 +22,6 @@ import { chooseLayout, chooseMode } from '../prompt/choose-mode';
 import { drawNonce, promptInputs } from '../prompt/draw-nonce';
 import { lintInstructions } from '../prompt/lint-instructions';
 import { type RenderedPrompt, renderPrompt } from '../prompt/render-prompt';
-import { checkMediaPolicy } from './check-media-policy';
 import { decisionOf } from './decision-of';
 import { deriveNeeds, reasoningOf } from './derive-needs';
 import type { GateToolCalls } from './gate-tool-calls';
@@ -86,28 +87,32 @@ export interface PreparedReason {
   budget: Budget;
   modelRequest: ModelRequest;
   admission?: Admission;
-  /** The media's input tokens and prices (media/measure-media), which every later attempt's plan counts too. */
-  media: MeasuredMedia;
+  /** The request's media, read once and measured (media/), which every later attempt's plan counts too. */
+  media: RequestMedia;
 }
 
 /** The Retry-After given when an open circuit's reopening time is not known: a half-open probe's usual wait. */
 const defaultCircuitRetryMs = 30_000;
 
-/** Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. */
+/**
+ * Render → plan → admission: throws `policy.no_eligible_model` or the tenant's budget refusal. `read`
+ * is the request's media as serve read them (media/read-media); they are measured here, once admitted.
+ */
 export async function prepareReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options: ReasonOptions = {},
+  read: RequestMedia = readMedia(request),
 ): Promise<PreparedReason> {
   const receiptId = request.receiptId ?? generateReceiptId();
   lintInstructions(request.instructions);
-  checkMediaPolicy(request, options.untrustedTurns === true);
+  checkMediaPolicy(read, request.mediaPolicy, options.untrustedTurns === true);
   const inputs = promptInputs(request);
   const secrets = { nonce: drawNonce(deps.randomHex, inputs), canary: drawNonce(deps.randomHex, inputs, 8) };
   const override = request.rendering?.mode;
   const policy = request.modelPolicy ?? {};
   const budget = createBudget(policy, deps.startedAt);
-  let media: MeasuredMedia = { tokens: 0, priced: [] };
+  let media = read;
   const planFor = (messages: Message[]) =>
     planRequest({
       policy,
@@ -127,11 +132,11 @@ export async function prepareReason(
     layout: layoutOverride,
     untrustedTurns,
   });
-  if (mediaPartsOf(request).length > 0) {
+  if (read.parts.length > 0) {
     // Measuring media reads every byte of them: a tenant who could not pay for the request even without
     // its media is refused first, so a refused request costs no more than its text.
     await admitWithoutMedia(planFor(prompt.messages), deps);
-    media = await measureMedia(request);
+    media = await measureMedia(read);
   }
   let plan = planFor(prompt.messages);
   const planned = plan.attempts.map((attempt) => attempt.entry);
@@ -146,38 +151,75 @@ export async function prepareReason(
   if (options.untrustedTurns && (request.conversation ?? []).length > 0) {
     prompt = { ...prompt, tainted: true };
   }
-  if (plan.attempts.length === 0) {
-    const heldOut = plan.excluded.filter((e) => e.reason === 'circuit_open');
-    if (heldOut.length > 0) {
-      // A model that passed every lasting check and is held out only by an open circuit will be tried
-      // again: a temporary refusal the caller's client retries, not 422's "never".
-      const waits = heldOut.map(
-        (e) => deps.health?.retryInMs?.(e.provider, e.model) ?? defaultCircuitRetryMs,
-      );
-      const retryAfterS = Math.max(1, Math.ceil(Math.min(...waits) / 1000));
-      throw new ApiError(
-        'policy.models_unavailable',
-        `Every model that could serve this request is held out after provider failures; the first is tried again in about ${retryAfterS} s.`,
-        {
-          headers: { 'Retry-After': String(retryAfterS) },
-          details: {
-            retryAfterSeconds: retryAfterS,
-            excluded: plan.excluded,
-            decision: decisionOf(plan, [], budget),
-          },
-        },
-      );
-    }
-    throw new ApiError(
-      'policy.no_eligible_model',
-      `No model in the catalog satisfies this request’s policy.${pinnedWhy(policy, plan)}`,
+  if (plan.attempts.length === 0) throw emptyPlanError(plan, policy, budget, deps);
+  const admission = await admitPlan(plan, policy, budget, deps);
+  const modelRequest: ModelRequest = {
+    messages: prompt.messages,
+    tools: toolsOf(request),
+    tool_choice: request.toolChoice,
+    output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
+    settings: settingsOf(request),
+    ...(request.output?.citations === true && { citations: true }),
+  };
+  return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
+}
+
+/**
+ * Why no model can serve the request: a temporary refusal when every model that could is held out
+ * only by an open circuit, else `policy.no_eligible_model` naming each exclusion.
+ */
+function emptyPlanError(plan: Plan, policy: ModelPolicy, budget: Budget, deps: ReasonDeps): ApiError {
+  const heldOut = plan.excluded.filter((e) => e.reason === 'circuit_open');
+  if (heldOut.length > 0) {
+    // A model that passed every lasting check and is held out only by an open circuit will be tried
+    // again: a temporary refusal the caller's client retries, not 422's "never".
+    const waits = heldOut.map((e) => deps.health?.retryInMs?.(e.provider, e.model) ?? defaultCircuitRetryMs);
+    const retryAfterS = Math.max(1, Math.ceil(Math.min(...waits) / 1000));
+    return new ApiError(
+      'policy.models_unavailable',
+      `Every model that could serve this request is held out after provider failures; the first is tried again in about ${retryAfterS} s.`,
       {
-        details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
+        headers: { 'Retry-After': String(retryAfterS) },
+        details: {
+          retryAfterSeconds: retryAfterS,
+          excluded: plan.excluded,
+          decision: decisionOf(plan, [], budget),
+        },
       },
     );
   }
+  return new ApiError(
+    'policy.no_eligible_model',
+    `No model in the catalog satisfies this request’s policy.${pinnedWhy(policy, plan)}`,
+    {
+      details: { excluded: plan.excluded, decision: decisionOf(plan, [], budget) },
+    },
+  );
+}
+
+/** Reserves the plan's worst case of the tenant's budget; the reservation caps the request's own budget. */
+async function admitPlan(
+  plan: Plan,
+  policy: ModelPolicy,
+  budget: Budget,
+  deps: ReasonDeps,
+): Promise<Admission | undefined> {
+  if (!deps.admit) return undefined;
+  const admission = await deps.admit(
+    Math.min(policy.maxCostUsd ?? Number.POSITIVE_INFINITY, sumOf(plan.attempts.map((a) => a.worstCaseUsd))),
+    Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
+  );
+  // The loop can then never spend past the tenant's reservation.
+  if (Number.isFinite(admission.budgetUsd)) {
+    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
+  }
+  return admission;
+}
+
+/** The caller's tools in the model interface's names. */
+function toolsOf(request: ReasonRequest): ModelRequest['tools'] {
   const last = (request.tools?.length ?? 0) - 1;
-  const tools = request.tools?.map((tool, i) => ({
+  return request.tools?.map((tool, i) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema,
@@ -189,28 +231,6 @@ export async function prepareReason(
     // The tools come first in a cached prompt and are the caller's own bytes: their end is a breakpoint.
     ...(i === last && request.cache?.tools === true && { cache: true as const }),
   }));
-  // The tenant's reservation caps the request's own budget, so the loop can never spend past it.
-  const admission = deps.admit
-    ? await deps.admit(
-        Math.min(
-          policy.maxCostUsd ?? Number.POSITIVE_INFINITY,
-          sumOf(plan.attempts.map((a) => a.worstCaseUsd)),
-        ),
-        Math.min(...plan.attempts.map((a) => a.worstCaseUsd)),
-      )
-    : undefined;
-  if (admission && Number.isFinite(admission.budgetUsd)) {
-    budget.maxCostUsd = Math.min(budget.maxCostUsd ?? admission.budgetUsd, admission.budgetUsd);
-  }
-  const modelRequest: ModelRequest = {
-    messages: prompt.messages,
-    tools,
-    tool_choice: request.toolChoice,
-    output: request.output?.format === 'json' ? { schema: request.output.schema ?? {} } : undefined,
-    settings: settingsOf(request),
-    ...(request.output?.citations === true && { citations: true }),
-  };
-  return { request, receiptId, prompt, plan, budget, modelRequest, admission, media };
 }
 
 /**

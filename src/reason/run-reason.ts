@@ -1,5 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { RequestMedia } from '../media/read-media';
 import type { ModelResponse } from '../model/model-response';
 import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
@@ -17,19 +18,22 @@ export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps & { issueReceipt: IssueReceipt },
   options?: ReasonOptions,
+  media?: RequestMedia,
 ): Promise<ReasonResponse>;
 /** Without a receipt hook (pipeline unit tests) the answer is unsigned. */
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options?: ReasonOptions,
+  media?: RequestMedia,
 ): Promise<UnsignedResponse>;
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options: ReasonOptions = {},
+  media?: RequestMedia,
 ): Promise<UnsignedResponse | ReasonResponse> {
-  const prepared = await prepareReason(request, deps, options);
+  const prepared = await prepareReason(request, deps, options, media);
   const { budget, admission } = prepared;
   let result: Awaited<ReturnType<typeof callWithRepair<ModelResponse>>>;
   try {

@@ -1,11 +1,12 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { MaybeSignedResponse, ReasonResponse } from '../contracts/reason-response';
 import type { Caller } from '../env';
+import { checkTextBytes } from '../media/check-text-bytes';
+import { readMedia } from '../media/read-media';
 import { iJsonError } from '../receipts/i-json-error';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
-import { checkTextBytes } from './check-text-bytes';
 import type { HeldClaim } from './held-claim';
 import { type ClaimDeps, claimReceiptId } from './idempotency';
 import { type InstructionSource, lintInstructionSources } from './lint-instruction-sources';
@@ -30,7 +31,7 @@ export interface ServeDeps {
   writeUsage: (record: UsageRecord) => Promise<void> | undefined;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
   background: (work: () => Promise<unknown> | undefined) => void;
-  /** The body's size and the limit on what in it is not media (reason/check-text-bytes). */
+  /** The body's size and the limit on what in it is not media (media/check-text-bytes). */
   body?: { bytes?: number; limit: number };
 }
 
@@ -120,12 +121,13 @@ export async function serveAnswer(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedAnswer> {
-  if (deps.body) checkTextBytes(request, deps.body);
+  const media = readMedia(request);
+  if (deps.body) checkTextBytes(media, deps.body);
   const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) return { response: replay, replayed: true };
   const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
   try {
-    const response = await runReason(request, reasonDeps, options);
+    const response = await runReason(request, reasonDeps, options, media);
     recordUsage(deps, options, usageOfResponse(deps.caller, response, false, deps.arrivedAt));
     return { response, replayed: false };
   } catch (error) {
@@ -147,7 +149,8 @@ export async function serveEvents(
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedEvents> {
-  if (deps.body) checkTextBytes(request, deps.body);
+  const media = readMedia(request);
+  if (deps.body) checkTextBytes(media, deps.body);
   const { replay, claim } = await claimRequest(request, deps, options);
   if (replay) {
     const { receiptId } = replay;
@@ -157,7 +160,7 @@ export async function serveEvents(
   const recordFailure = failureRecorder(claim, true, deps, reasonDeps, options);
   let prepared: Awaited<ReturnType<typeof prepareReason>>;
   try {
-    prepared = await prepareReason(request, reasonDeps, options);
+    prepared = await prepareReason(request, reasonDeps, options, media);
   } catch (error) {
     claim?.stop();
     recordFailure(error);
