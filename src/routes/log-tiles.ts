@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { parseLogOrigin } from '../log/log-shards';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { parseTilePath } from '../log/tile-path';
 import { requestedOriginOf } from './log-origins';
 

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
+import { logOriginFor, logOriginOf, shardPolicyOf } from '../../src/log/log-settings';
 import { listedShards, parseShardPolicy, shardOrigin } from '../../src/log/log-shards';
-import { logOriginFor, logOriginOf, shardPolicyOf } from '../../src/log/receipt-log';
 import { call } from '../helpers/api';
 
 // Shards on: LOG_SHARDS picks the policy, every shard that takes an entry registers with the

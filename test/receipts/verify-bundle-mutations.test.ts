@@ -7,7 +7,7 @@ import { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 import type { TrustRoot } from '../../src/contracts/trust-root';
 import { utf8 } from '../../src/encoding/utf8';
 import { entryHash } from '../../src/log/merkle';
-import { logOriginOf } from '../../src/log/receipt-log';
+import { logOriginOf } from '../../src/log/log-settings';
 import { commitAll } from '../../src/receipts/commitments';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
