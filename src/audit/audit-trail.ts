@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { auditEntryHash } from '../log/audit-entry';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { type AuditRecord, genesisHash, hashAuditRecord, type JsonValue } from './audit-chain';
 
 export interface AuditEvent {

@@ -1,3 +1,25 @@
+interface OpenBatch<T> {
+  items: T[];
+  /** The opener's: settles once its window is over and, if it wrote the batch, with that write. */
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  /** Written, or being written, by the request that filled it. */
+  taken: boolean;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** A promise and the functions that settle it. */
+function settledLater(): Pick<OpenBatch<unknown>, 'done' | 'resolve' | 'reject'> {
+  let resolve: () => void = () => undefined;
+  let reject: (error: unknown) => void = () => undefined;
+  const done = new Promise<void>((settle, fail) => {
+    resolve = settle;
+    reject = fail;
+  });
+  return { done, resolve, reject };
+}
+
 /**
  * Collects items from concurrent requests for a short window and writes them in one call. The request
  * whose item opens a batch gets the batch's write from `add`, to hand to `waitUntil`: its request stays
@@ -18,16 +40,7 @@ export function createBatcher<T>(
   windowMs: number,
   maxItems = 200,
 ) {
-  interface Batch {
-    items: T[];
-    /** The opener's: settles once its window is over and, if it wrote the batch, with that write. */
-    done: Promise<void>;
-    resolve: () => void;
-    reject: (error: unknown) => void;
-    /** Written, or being written, by the request that filled it. */
-    taken: boolean;
-    timer: ReturnType<typeof setTimeout>;
-  }
+  type Batch = OpenBatch<T>;
   let pending: Batch | undefined;
 
   /** Batches and writes not settled yet (collecting or writing). */
@@ -63,12 +76,7 @@ export function createBatcher<T>(
     add(item: T): Promise<void> | undefined {
       let opened: Batch | undefined;
       if (!pending) {
-        let resolve: () => void = () => undefined;
-        let reject: (error: unknown) => void = () => undefined;
-        const done = new Promise<void>((settle, fail) => {
-          resolve = settle;
-          reject = fail;
-        });
+        const { done, resolve, reject } = settledLater();
         // The opener's timer runs in the opener's request, which writes the batch unless the request
         // that filled it did; either way the opener's promise settles here, in its own request (a
         // promise one request waits on cannot be settled by another).

@@ -1,5 +1,5 @@
 // When the log writes: appends queue up and go out in batches, one batch in flight at a time. What a
-// batch writes (the tree, the checkpoint, the proofs) is the log object's; this holds only the queue
+// batch writes (the tree, the checkpoint, the proofs) is log-batches.ts's; this holds only the queue
 // and the moment each batch leaves.
 
 /** One append waiting for its batch. */

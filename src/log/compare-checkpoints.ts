@@ -1,7 +1,7 @@
 import type { ConsistencyBody, VerifyCheck } from '../contracts/receipt-bodies';
 import { decodeBase64, encodeBase64 } from '../encoding/base64';
 import type { Bytes } from '../encoding/bytes';
-import { type PinnedLog, verifyCheckpoint } from './checkpoint';
+import { type Checkpoint, type PinnedLog, verifyCheckpoint } from './checkpoint';
 import { checkConsistencyProof } from './merkle';
 
 // Verification step 5 (README "For auditors"): a new checkpoint must be consistent with the latest one the auditor holds for
@@ -45,43 +45,69 @@ export async function compareCheckpoints(
   }
   const before = await verifyCheckpoint(held, pinned);
   if (!before.ok) return { check: { check: name, ok: false, detail: `held checkpoint: ${before.reason}` } };
-  const [small, large] = before.value.size <= now.value.size ? [before, now] : [now, before];
-  const largeNote = large === now ? current : held;
-  const fork = (problem: string, consistency?: ConsistencyBody): CheckpointComparison => ({
-    check: { check: name, ok: false, detail: `SECURITY: ${problem}` },
-    fork: { problem, checkpoints: [held, current], ...(consistency === undefined ? {} : { consistency }) },
-  });
-  if (small.value.size === large.value.size) {
-    const same = checkConsistencyProof(
-      small.value.size,
-      large.value.size,
-      small.value.root,
-      large.value.root,
-      [],
-    );
+  const [small, large] =
+    before.value.size <= now.value.size ? [before.value, now.value] : [now.value, before.value];
+  const pair: CheckpointPair = {
+    name,
+    origin: pinned.origin,
+    small,
+    large,
+    largeNote: large === now.value ? current : held,
+    notes: [held, current],
+  };
+  return small.size === large.size || small.size === 0 ? compareEnds(pair) : compareByProof(pair, proof);
+}
+
+/** The two verified checkpoints being compared, smaller first, and what a finding reports of them. */
+interface CheckpointPair {
+  name: string;
+  origin: string;
+  small: Checkpoint;
+  large: Checkpoint;
+  /** The larger checkpoint's note, remembered when the check passes. */
+  largeNote: string;
+  /** Both notes, held then current, as a fork reports them. */
+  notes: string[];
+}
+
+function forkOf(pair: CheckpointPair, problem: string, consistency?: ConsistencyBody): CheckpointComparison {
+  return {
+    check: { check: pair.name, ok: false, detail: `SECURITY: ${problem}` },
+    fork: { problem, checkpoints: pair.notes, ...(consistency === undefined ? {} : { consistency }) },
+  };
+}
+
+/** Equal sizes (equal roots, else a fork), or a held empty tree: no proof is needed. */
+function compareEnds(pair: CheckpointPair): CheckpointComparison {
+  const { name, origin, small, large, largeNote } = pair;
+  if (small.size === large.size) {
+    const same = checkConsistencyProof(small.size, large.size, small.root, large.root, []);
     return same.kind === 'consistent'
       ? {
-          check: { check: name, ok: true, detail: `same checkpoint as held (size ${now.value.size})` },
+          check: { check: name, ok: true, detail: `same checkpoint as held (size ${large.size})` },
           latest: largeNote,
         }
-      : fork(`two checkpoints of ${pinned.origin} at size ${now.value.size} have different roots (a fork)`);
+      : forkOf(pair, `two checkpoints of ${origin} at size ${large.size} have different roots (a fork)`);
   }
-  if (small.value.size === 0) {
-    return {
-      check: { check: name, ok: true, detail: 'the held checkpoint is the empty tree' },
-      latest: largeNote,
-    };
-  }
-  const span = `${small.value.size} to ${large.value.size}`;
-  if (proof === undefined || proof.from !== small.value.size || proof.to !== large.value.size) {
+  return {
+    check: { check: name, ok: true, detail: 'the held checkpoint is the empty tree' },
+    latest: largeNote,
+  };
+}
+
+/** Different sizes, the smaller not empty: the consistency proof between them decides. */
+function compareByProof(pair: CheckpointPair, proof: ConsistencyBody | undefined): CheckpointComparison {
+  const { name, small, large, largeNote } = pair;
+  const span = `${small.size} to ${large.size}`;
+  if (proof === undefined || proof.from !== small.size || proof.to !== large.size) {
     return {
       check: {
         check: name,
         ok: false,
         unchecked: true,
-        detail: `needs a consistency proof from ${span}: GET /v1/log/consistency?from=${small.value.size}&to=${large.value.size}`,
+        detail: `needs a consistency proof from ${span}: GET /v1/log/consistency?from=${small.size}&to=${large.size}`,
       },
-      needs: { from: small.value.size, to: large.value.size },
+      needs: { from: small.size, to: large.size },
     };
   }
   const badProof = (reason: string): CheckpointComparison => ({
@@ -94,19 +120,14 @@ export async function compareCheckpoints(
   });
   const hashes = proof.hashes.map((h) => decodeBase64(h));
   if (hashes.some((h) => h === null)) return badProof('a proof hash is not base64');
-  const finding = checkConsistencyProof(
-    small.value.size,
-    large.value.size,
-    small.value.root,
-    large.value.root,
-    hashes as Bytes[],
-  );
+  const finding = checkConsistencyProof(small.size, large.size, small.root, large.root, hashes as Bytes[]);
   if (finding.kind === 'invalid') return badProof(finding.reason);
   if (finding.kind === 'forked') {
-    return fork(
-      `the log's own consistency proof from ${span} leads to its signed root at size ${large.value.size} ` +
-        `and, through it, to the root ${encodeBase64(finding.firstRoot)} at size ${small.value.size}, ` +
-        `where it signed ${encodeBase64(small.value.root)} (a fork)`,
+    return forkOf(
+      pair,
+      `the log's own consistency proof from ${span} leads to its signed root at size ${large.size} ` +
+        `and, through it, to the root ${encodeBase64(finding.firstRoot)} at size ${small.size}, ` +
+        `where it signed ${encodeBase64(small.root)} (a fork)`,
       proof,
     );
   }

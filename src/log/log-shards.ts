@@ -6,7 +6,7 @@
 //
 // `LOG_SHARDS` picks the policy: `single` writes `LOG_ORIGIN` alone (the default), the others pick the
 // shard of each receipt below. Every shard that takes an entry registers itself with the deployment's
-// own log object (receipt-log.ts), so the trust root lists it forever, whatever the policy becomes.
+// own log object (shard-registry.ts), so the trust root lists it forever, whatever the policy becomes.
 
 const ORIGIN = /^([A-Za-z0-9.-]+(?::[0-9]{1,5})?)\/log\/([A-Za-z0-9._-]{1,64})$/;
 const SHARD = /^[A-Za-z0-9._-]{1,64}$/;

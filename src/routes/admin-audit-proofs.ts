@@ -2,7 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { auditQuerySchema } from '../contracts/operator-bodies';
 import type { AppEnv } from '../env';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { validationError } from '../middleware/json-body';
 import { requireAdmin } from '../middleware/require-admin';
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { defaultPageRows, receiptsQuerySchema } from '../contracts/admin-lists';
 import { pageOf } from '../contracts/list-cursor';
 import type { AppEnv } from '../env';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { requireAdmin } from '../middleware/require-admin';
 import { validQuery } from '../middleware/valid-query';
 import { listIssuedReceipts } from '../storage/receipt-listing';

@@ -6,7 +6,7 @@ import { defaultPageRows } from '../contracts/admin-lists';
 import { approvalsQuerySchema, decisionBodySchema } from '../contracts/approvals';
 import { pageOf } from '../contracts/list-cursor';
 import type { AppEnv } from '../env';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { requireJson, validJson } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { validQuery } from '../middleware/valid-query';

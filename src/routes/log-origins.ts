@@ -1,7 +1,7 @@
 import type { TrustRoot } from '../contracts/trust-root';
 import { ApiError } from '../errors';
+import { logOriginOf, shardPolicyOf } from '../log/log-settings';
 import { listedShards } from '../log/log-shards';
-import { logOriginOf, shardPolicyOf } from '../log/receipt-log';
 import { serviceKeysOf, trustRootListing } from '../receipts/service-keys';
 
 // The deployment's log shards as the public sees them: the trust root lists every one (its own log,

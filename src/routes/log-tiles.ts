@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { logOriginOf } from '../log/log-settings';
 import { parseLogOrigin } from '../log/log-shards';
-import { logOriginOf } from '../log/receipt-log';
 import { parseTilePath } from '../log/tile-path';
 import { requestedOriginOf } from './log-origins';
 

@@ -7,7 +7,7 @@ import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginFor, logOriginOf } from '../log/receipt-log';
+import { logOriginFor, logOriginOf } from '../log/log-settings';
 import { catalogInForce } from '../policy/catalog-in-force';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';

@@ -4,7 +4,7 @@ import { rowsPending, WRITE_BEHIND_WINDOW_MS } from '../background/write-behind'
 import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
-import { logOriginOf } from '../log/receipt-log';
+import { logOriginOf } from '../log/log-settings';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { completionsPending } from '../reason/receipt-hook';

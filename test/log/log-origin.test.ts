@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCheckpoint, signCheckpoint } from '../../src/log/checkpoint';
+import { logOriginOf } from '../../src/log/log-settings';
 import { parseShardPolicy, shardFor, shardOrigin } from '../../src/log/log-shards';
-import { logOriginOf } from '../../src/log/receipt-log';
 import { createNoteSigner } from '../../src/log/signed-note';
 import { parseTlogProof } from '../../src/log/tlog-proof';
 import {

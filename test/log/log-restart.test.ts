@@ -1,9 +1,9 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
+import { logOriginOf } from '../../src/log/log-settings';
 import { leafHash, verifyInclusion } from '../../src/log/merkle';
 import { MemoryNodeStore, MerkleTree } from '../../src/log/merkle-tree';
-import { logOriginOf } from '../../src/log/receipt-log';
 import { nodeKey, SqlNodeStore } from '../../src/log/sql-node-store';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { parseCheckpoint } from '../../src/log/checkpoint';
+import { logOriginOf } from '../../src/log/log-settings';
 import { parseLogOrigin, publishedShards, shardFor, shardOrigin } from '../../src/log/log-shards';
-import { logOriginOf } from '../../src/log/receipt-log';
 import { parseTlogProof } from '../../src/log/tlog-proof';
 
 // Several log shards, each its own Durable Object and signed checkpoint, named `<host>/log/<shard>`.

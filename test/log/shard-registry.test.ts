@@ -1,8 +1,10 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
+import { logOriginOf } from '../../src/log/log-settings';
 import { listedShards, parseShardPolicy, shardOrigin } from '../../src/log/log-shards';
-import { logOriginFor, logOriginOf, shardPolicyOf } from '../../src/log/receipt-log';
+import { ShardRegistry } from '../../src/log/shard-registry';
 import { call } from '../helpers/api';
 
 // Shards on: LOG_SHARDS picks the policy, every shard that takes an entry registers with the
@@ -26,15 +28,6 @@ describe('LOG_SHARDS', () => {
     ]) {
       expect(parseShardPolicy(bad)).toBeNull();
     }
-  });
-
-  it('is single when unset, and a value that is no policy is an error, never silently single', () => {
-    expect(shardPolicyOf({})).toEqual({ kind: 'single' });
-    expect(() => shardPolicyOf({ LOG_SHARDS: 'tenant-groups:9999' })).toThrow(/LOG_SHARDS/);
-    expect(logOriginFor({ LOG_ORIGIN: base }, 'acme', 0)).toBe(base);
-    expect(logOriginFor({ LOG_ORIGIN: base, LOG_SHARDS: 'monthly' }, 'acme', Date.UTC(2026, 0, 5))).toBe(
-      shardOrigin(base, '2026-01'),
-    );
   });
 
   it('lists the deployment’s own log first, then the policy’s and every registered shard, once each', () => {
@@ -115,5 +108,57 @@ describe('a shard of the deployment', () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request.invalid');
     }
+  });
+});
+
+describe('the shard registry on its own', () => {
+  /** A registry over a fresh object's SQLite, as `origin`, whose calls to the deployment's log are `answers`. */
+  function registryIn(sql: SqlStorage, origin: string, answers: (() => Promise<boolean>)[]) {
+    const calls: string[] = [];
+    const registry = new ShardRegistry(sql, {
+      origin: () => origin,
+      base: () => base,
+      registerWith: (to, self) => {
+        calls.push(`${self} -> ${to}`);
+        return (answers.shift() ?? (() => Promise.resolve(true)))();
+      },
+    });
+    return { registry, calls };
+  }
+
+  it('registers a shard once per life for any number of batches, and again after a refusal or a failure', async () => {
+    const shard = shardOrigin(base, 'unit-a');
+    await runInDurableObject(env.RECEIPT_LOG.getByName('registry-unit-a'), async (_log, state) => {
+      const { registry, calls } = registryIn(state.storage.sql, shard, [
+        () => Promise.resolve(false),
+        () => Promise.reject(new Error('unreachable')),
+      ]);
+      await expect(registry.registerOnce()).rejects.toThrow(`${shard} could not register with ${base}`);
+      await expect(registry.registerOnce()).rejects.toThrow('unreachable');
+      await Promise.all([registry.registerOnce(), registry.registerOnce(), registry.registerOnce()]);
+      await registry.registerOnce();
+      expect(calls).toEqual(Array.from({ length: 3 }, () => `${shard} -> ${base}`));
+    });
+  });
+
+  it('makes no call for the deployment’s own log', async () => {
+    await runInDurableObject(env.RECEIPT_LOG.getByName('registry-unit-b'), async (_log, state) => {
+      const { registry, calls } = registryIn(state.storage.sql, base, []);
+      await registry.registerOnce();
+      expect(calls).toEqual([]);
+    });
+  });
+
+  it('records shards of its own host but not itself, sorted, and refuses another host', async () => {
+    await runInDurableObject(env.RECEIPT_LOG.getByName('registry-unit-c'), async (_log, state) => {
+      state.storage.sql.exec('DELETE FROM log_shards');
+      const { registry } = registryIn(state.storage.sql, base, []);
+      expect(registry.register(shardOrigin(base, 'z'))).toBe(true);
+      expect(registry.register(shardOrigin(base, 'a'))).toBe(true);
+      expect(registry.register(shardOrigin(base, 'a'))).toBe(true);
+      expect(registry.register(base)).toBe(true);
+      expect(registry.register('elsewhere.example/log/a')).toBe(false);
+      expect(registry.list()).toEqual([shardOrigin(base, 'a'), shardOrigin(base, 'z')]);
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { verifyCheckpoint } from '../../src/log/checkpoint';
+import { logOriginOf } from '../../src/log/log-settings';
 import { entryHash } from '../../src/log/merkle';
-import { logOriginOf } from '../../src/log/receipt-log';
 import { formatTilePath, parseTilePath } from '../../src/log/tile-path';
 import { call } from '../helpers/api';
 import { sizeAndRoot, TileReader, tileIndexPath } from './tile-reader';

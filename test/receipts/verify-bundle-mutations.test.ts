@@ -6,8 +6,8 @@ import type { DisclosureBundle, VerifyReport } from '../../src/contracts/receipt
 import { RECEIPT_FIELDS_V1 } from '../../src/contracts/receipt-field-names';
 import type { TrustRoot } from '../../src/contracts/trust-root';
 import { utf8 } from '../../src/encoding/utf8';
+import { logOriginOf } from '../../src/log/log-settings';
 import { entryHash } from '../../src/log/merkle';
-import { logOriginOf } from '../../src/log/receipt-log';
 import { commitAll } from '../../src/receipts/commitments';
 import { buildDisclosure } from '../../src/receipts/disclose';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';

@@ -1,7 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logOriginOf } from '../../src/log/receipt-log';
+import { logOriginOf } from '../../src/log/log-settings';
 import type { Catalog } from '../../src/policy/catalog';
 import { LEASE_MS } from '../../src/reason/held-claim';
 import { completionsWritten } from '../../src/reason/receipt-hook';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import { entryProofBodySchema } from '../../src/contracts/receipt-bodies';
 import { decodeBase64Url } from '../../src/encoding/base64';
-import { logOriginOf } from '../../src/log/receipt-log';
+import { logOriginOf } from '../../src/log/log-settings';
 import { verifyInclusionBundle } from '../../src/log/tlog-proof';
 import { serviceKeysOf } from '../../src/receipts/service-keys';
 import { call, createKey, logSize, reason } from '../helpers/api';
