@@ -1,6 +1,6 @@
+import type { Caller } from '../contracts/caller';
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { MaybeSignedResponse, ReasonResponse } from '../contracts/reason-response';
-import type { Caller } from '../env';
 import { iJsonError } from '../receipts/i-json-error';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import type { UsageRecord } from '../storage/usage-records';
