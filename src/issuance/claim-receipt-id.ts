@@ -1,4 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
+import type { Bytes } from '../encoding/bytes';
 import { randomHex } from '../encoding/random-token';
 import { ApiError } from '../errors';
 import type { ClaimRegistration } from '../log/log-claims';
@@ -72,60 +73,97 @@ async function registerTaker(
   return storedReceiptOf(row);
 }
 
+/** The replay of an issued receipt for this request, or the 409 that says why there is none. */
+async function replayed(
+  row: StoredReceipt,
+  request: ReasonRequest,
+  tenant: string,
+  deps: ClaimDeps,
+): Promise<ClaimOutcome> {
+  const outcome = await replayOf(row, request, tenant, deps.now());
+  if (outcome instanceof ApiError) throw outcome;
+  return outcome;
+}
+
+/** The claim just taken, with its heartbeat started; fenced by the log shard `logOrigin`. */
+function held(fresh: NewClaim, logOrigin: string, deps: ClaimDeps): ClaimOutcome {
+  return { kind: 'claimed', claim: holdClaim({ ...fresh, logOrigin, db: deps.db, now: deps.now }) };
+}
+
+/**
+ * Takes over a pending claim whose lease lapsed, for the exact retry only; undefined when another
+ * request renewed or took it first (the caller tries again).
+ */
+async function takeOver(
+  row: StoredReceipt,
+  fresh: NewClaim,
+  digest: Bytes | null,
+  request: ReasonRequest,
+  deps: ClaimDeps,
+): Promise<ClaimOutcome | undefined> {
+  // Only the exact retry may take over: anyone else would turn the id into a different request's.
+  // A claim from before claims had tokens carries no digest and goes to whoever comes first.
+  if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digest))
+    throw differentRequest(fresh.id);
+  if (!(await takeOverClaim(deps.db, fresh, row.claim_token))) return undefined;
+  const origin = row.log_origin ?? deps.logOrigin;
+  const { tenant, id: rid, token } = fresh;
+  const logged = await registerTaker(
+    origin,
+    { tenant, rid, token, expiresAt: fresh.now + REPLAY_RETENTION_MS },
+    deps,
+  );
+  if (logged === null) return held(fresh, origin, deps);
+  return replayed(logged, request, tenant, deps);
+}
+
+/**
+ * One try at the claim, at `now`: the claim, or the replay; the row of the request that still holds
+ * the id, to wait for; undefined to try again at once.
+ */
+async function tryClaim(
+  tenant: string,
+  request: ReasonRequest & { receiptId: string },
+  digest: Bytes | null,
+  now: number,
+  deps: ClaimDeps,
+): Promise<ClaimOutcome | StoredReceipt | undefined> {
+  const id = request.receiptId;
+  const fresh: NewClaim = {
+    tenant,
+    id,
+    token: randomHex(16),
+    now,
+    leaseUntil: now + LEASE_MS,
+    digest,
+    logOrigin: deps.logOrigin,
+  };
+  if (await insertClaim(deps.db, fresh)) return held(fresh, deps.logOrigin, deps);
+  let row = await findReceipt(deps.db, tenant, id);
+  if (row === null) return undefined; // released between the two queries
+  // A claim made before leases existed counts as leased for LEASE_MS from its claim time.
+  const stale = (row.lease_until ?? row.claimed_at + LEASE_MS) <= now;
+  if (row.state === 'signed' && stale) row = await recoverSigned(row, deps);
+  if (row.state === 'issued') return replayed(row, request, tenant, deps);
+  if (row.state === 'pending' && stale) return takeOver(row, fresh, digest, request, deps);
+  return row;
+}
+
 /** Claims `receiptId` for this request, or answers the replay of the request that already used it. */
 export async function claimReceiptId(
   tenant: string,
   request: ReasonRequest & { receiptId: string },
   deps: ClaimDeps,
 ): Promise<ClaimOutcome> {
-  const id = request.receiptId;
   const digest = await claimDigest(tenant, request);
   const deadline = deps.now() + deps.waitMs;
   let pollMs = FIRST_POLL_MS;
   for (;;) {
     const now = deps.now();
-    const token = randomHex(16);
-    const fresh: NewClaim = {
-      tenant,
-      id,
-      token,
-      now,
-      leaseUntil: now + LEASE_MS,
-      digest,
-      logOrigin: deps.logOrigin,
-    };
-    const held = (logOrigin: string) => ({
-      kind: 'claimed' as const,
-      claim: holdClaim({ ...fresh, logOrigin, db: deps.db, now: deps.now }),
-    });
-    if (await insertClaim(deps.db, fresh)) return held(deps.logOrigin);
-    let row = await findReceipt(deps.db, tenant, id);
-    if (row === null) continue; // released between the two queries
-    // A claim made before leases existed counts as leased for LEASE_MS from its claim time.
-    const stale = (row.lease_until ?? row.claimed_at + LEASE_MS) <= now;
-    if (row.state === 'signed' && stale) row = await recoverSigned(row, deps);
-    if (row.state === 'issued') {
-      const outcome = await replayOf(row, request, tenant, deps.now());
-      if (outcome instanceof ApiError) throw outcome;
-      return outcome;
-    }
-    if (row.state === 'pending' && stale) {
-      // Only the exact retry may take over: anyone else would turn the id into a different request's.
-      // A claim from before claims had tokens carries no digest and goes to whoever comes first.
-      if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digest)) throw differentRequest(id);
-      if (!(await takeOverClaim(deps.db, fresh, row.claim_token))) continue;
-      const origin = row.log_origin ?? deps.logOrigin;
-      const logged = await registerTaker(
-        origin,
-        { tenant, rid: id, token, expiresAt: now + REPLAY_RETENTION_MS },
-        deps,
-      );
-      if (logged === null) return held(origin);
-      const outcome = await replayOf(logged, request, tenant, deps.now());
-      if (outcome instanceof ApiError) throw outcome;
-      return outcome;
-    }
-    if (now >= deadline) throw inProgress(id, row, now);
+    const tried = await tryClaim(tenant, request, digest, now, deps);
+    if (tried === undefined) continue;
+    if ('kind' in tried) return tried;
+    if (now >= deadline) throw inProgress(request.receiptId, tried, now);
     await deps.sleep(Math.min(pollMs, Math.max(1, deadline - now)));
     pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
   }

@@ -27,6 +27,26 @@ function defaultPrivacyOf(text: string): PrivacyLevel {
   return (privacyLevels as readonly string[]).includes(text) ? (text as PrivacyLevel) : 'internal';
 }
 
+/**
+ * Everything POST /v1/reason does in this Worker besides its stages: the receipt (issuance/, with the
+ * request's round trips counted), the model call (reasonContextOf), the usage record.
+ */
+export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
+  const startedAt = c.get('arrivedAt') ?? performance.now();
+  const caller = c.get('caller');
+  const background = (work: () => Promise<unknown> | undefined) => runInBackground(c, work);
+  return {
+    caller,
+    requestId: c.get('requestId'),
+    arrivedAt: Date.now(),
+    issuance: createIssuance(c.env, caller.tenant, { trips: c.get('trips'), background }),
+    pipeline: () => reasonContextOf(c, startedAt),
+    writeUsage: (record) => writeUsage(c.env.DB, record),
+    background,
+    body: { bytes: c.get('bodyBytes'), limit: countSetting(c.env, 'MAX_BODY_BYTES') },
+  };
+}
+
 export interface ReasonContext {
   deps: ReasonDeps;
   /** Writes the attempts' outcomes to shared health, off the response path. */
@@ -92,24 +112,4 @@ export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Pr
     );
   };
   return { deps, flushHealth };
-}
-
-/**
- * Everything POST /v1/reason does in this Worker besides its stages: the receipt (issuance/, with the
- * request's round trips counted), the model call (reasonContextOf), the usage record.
- */
-export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
-  const startedAt = c.get('arrivedAt') ?? performance.now();
-  const caller = c.get('caller');
-  const background = (work: () => Promise<unknown> | undefined) => runInBackground(c, work);
-  return {
-    caller,
-    requestId: c.get('requestId'),
-    arrivedAt: Date.now(),
-    issuance: createIssuance(c.env, caller.tenant, { trips: c.get('trips'), background }),
-    pipeline: () => reasonContextOf(c, startedAt),
-    writeUsage: (record) => writeUsage(c.env.DB, record),
-    background,
-    body: { bytes: c.get('bodyBytes'), limit: countSetting(c.env, 'MAX_BODY_BYTES') },
-  };
 }
