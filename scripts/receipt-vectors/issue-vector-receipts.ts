@@ -8,9 +8,9 @@ import { RECEIPT_FIELDS_V1, RECEIPT_TYP_V1 } from '../../src/contracts/receipt-f
 import type { TrustRoot } from '../../src/contracts/trust-root';
 import { decodeBase64Url } from '../../src/encoding/base64';
 import { utf8 } from '../../src/encoding/utf8';
+import { issueReceipt } from '../../src/issuance/issue-receipt';
 import { entryHash } from '../../src/log/merkle';
 import { createNoteSigner, formatVerifierKey, type NoteSigner } from '../../src/log/signed-note';
-import { issueReceipt } from '../../src/reason/issue-receipt';
 import { commitAll, type FieldValues } from '../../src/receipts/commitments';
 import { canonicalJson, type JsonValue } from '../../src/receipts/jcs';
 import { signReceipt } from '../../src/receipts/jws';

@@ -4,7 +4,8 @@ import type { Budget } from '../policy/budget';
 import { costOf } from '../policy/cost-of';
 import type { Plan } from '../policy/plan-types';
 import { adapterFor } from '../providers/registry';
-import { attemptRequest, type CallDeps, callOptionsOf } from './call-options';
+import { attemptRequest, callOptionsOf } from './call-options';
+import type { ReasonDeps } from './prepare-reason';
 import { type AttemptsOutcome, runAttempts } from './run-attempts';
 
 /**
@@ -15,7 +16,7 @@ export function callAttempts(
   plan: Plan,
   budget: Budget,
   request: ModelRequest,
-  deps: CallDeps,
+  deps: ReasonDeps,
 ): Promise<AttemptsOutcome<ModelResponse>> {
   return runAttempts(
     plan,

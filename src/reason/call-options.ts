@@ -3,28 +3,7 @@ import type { ModelRequest } from '../model/model-request';
 import type { CatalogModel, CatalogProvider } from '../policy/catalog';
 import type { ReasonDeps } from './prepare-reason';
 import { replayableReasoning } from './replayable-reasoning';
-import type { AttemptInput, LoopDeps } from './run-attempts';
-
-export interface CallDeps extends LoopDeps {
-  secret: (name: string) => string | undefined;
-  fetch: typeof fetch;
-  /** A binding of the Worker by name (Workers AI: `AI`), or undefined when it has none. */
-  binding?: (name: string) => unknown;
-}
-
-/** The loop's dependencies out of the pipeline's. */
-export function callDepsOf(deps: ReasonDeps): CallDeps {
-  return {
-    secret: deps.secret,
-    binding: deps.binding,
-    fetch: deps.fetch,
-    now: deps.now,
-    sleep: deps.sleep,
-    random: deps.random,
-    claimProbe: deps.claimProbe,
-    observe: deps.observe,
-  };
-}
+import type { AttemptInput } from './run-attempts';
 
 function isWorkersAi(value: unknown): value is WorkersAiBinding {
   return (
@@ -77,7 +56,7 @@ export function attemptRequest(request: ModelRequest, input: AttemptInput): Mode
  */
 export function callOptionsOf(
   input: AttemptInput,
-  deps: CallDeps,
+  deps: Pick<ReasonDeps, 'secret' | 'fetch' | 'binding'>,
   signal: AbortSignal = input.signal,
 ): CallOptions {
   const { attempt } = input;

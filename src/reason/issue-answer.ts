@@ -1,7 +1,7 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { IssueReceipt } from '../issuance/issue-receipt';
 import type { GateToolCalls } from './gate-tool-calls';
-import type { IssueReceipt } from './prepare-reason';
 
 /** Gates the answer's tool calls, issues its receipt over the gated answer, then keeps what was held. */
 export async function issueAnswer(

@@ -5,9 +5,9 @@ import {
   privacyLevels,
   type ReasonRequest,
 } from '../contracts/reason-request';
-import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import type { Observation } from '../health/health-types';
+import type { IssueReceipt } from '../issuance/issue-receipt';
 import type { Admission } from '../limits/admission';
 import { checkMediaPolicy } from '../media/check-media-policy';
 import { measureMedia } from '../media/measure-media';
@@ -27,14 +27,9 @@ import { deriveNeeds, reasoningOf } from './derive-needs';
 import type { GateToolCalls } from './gate-tool-calls';
 import { keepModelsThatRead } from './keep-models-that-read';
 
-/** Signs and logs the receipt of a finished answer (receipts/, log/); absent in unit tests of the pipeline. */
-export type IssueReceipt = (
-  request: ReasonRequest,
-  response: UnsignedResponse,
-) => Promise<ReasonResponse['receipt']>;
-
 export interface ReasonDeps {
   catalog: Catalog;
+  /** Signs and logs the receipt of the finished answer (issuance/); absent in unit tests of the pipeline. */
   issueReceipt?: IssueReceipt;
   /** Signs the capabilities of the calls that may run and keeps the held ones (reason/gate-tool-calls.ts). */
   gateToolCalls?: GateToolCalls;

@@ -1,17 +1,17 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
+import type { IssueReceipt } from '../issuance/issue-receipt';
 import type { RequestMedia } from '../media/read-media';
 import type { ModelResponse } from '../model/model-response';
 import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
-import { callDepsOf } from './call-options';
 import { callWithRepair } from './check-output';
 import { issueAnswer } from './issue-answer';
-import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
+import { type PreparedReason, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 import { withWarnings } from './with-warnings';
 
 export type { UnsignedResponse } from '../contracts/reason-response';
-export type { IssueReceipt, ReasonDeps, ReasonOptions } from './prepare-reason';
+export type { ReasonDeps, ReasonOptions } from './prepare-reason';
 
 /** The request pipeline: render → plan → call, retry, fail over → check (one JSON repair) → response. */
 export async function runReason(
@@ -33,12 +33,24 @@ export async function runReason(
   options: ReasonOptions = {},
   media?: RequestMedia,
 ): Promise<UnsignedResponse | ReasonResponse> {
-  const prepared = await prepareReason(request, deps, options, media);
+  return answerReason(await prepareReason(request, deps, options, media), deps);
+}
+
+/** The JSON answer of a prepared request: call, retry, fail over → check (one JSON repair) → response. */
+export async function answerReason(
+  prepared: PreparedReason,
+  deps: ReasonDeps & { issueReceipt: IssueReceipt },
+): Promise<ReasonResponse>;
+export async function answerReason(prepared: PreparedReason, deps: ReasonDeps): Promise<UnsignedResponse>;
+export async function answerReason(
+  prepared: PreparedReason,
+  deps: ReasonDeps,
+): Promise<UnsignedResponse | ReasonResponse> {
   const { budget, admission } = prepared;
   let result: Awaited<ReturnType<typeof callWithRepair<ModelResponse>>>;
   try {
     result = await callWithRepair(prepared, (modelRequest, attemptPlan) =>
-      callAttempts(attemptPlan, budget, modelRequest, callDepsOf(deps)),
+      callAttempts(attemptPlan, budget, modelRequest, deps),
     );
   } finally {
     // What the attempts were billed (the loop records failures at their billed or worst-case cost).
@@ -54,5 +66,5 @@ export async function runReason(
   );
   // The receipt commits to exactly this answer; streaming calls the same hook for its terminal event.
   if (deps.issueReceipt === undefined) return answer;
-  return issueAnswer(request, answer, { ...deps, issueReceipt: deps.issueReceipt });
+  return issueAnswer(prepared.request, answer, { ...deps, issueReceipt: deps.issueReceipt });
 }

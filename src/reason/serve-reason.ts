@@ -1,32 +1,35 @@
+import type { Caller } from '../contracts/caller';
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { MaybeSignedResponse, ReasonResponse } from '../contracts/reason-response';
-import type { Caller } from '../env';
+import type { Claimed, Issuance } from '../issuance/create-issuance';
+import type { HeldClaim } from '../issuance/held-claim';
+import type { IssueReceipt } from '../issuance/issue-receipt';
 import { checkTextBytes } from '../media/check-text-bytes';
-import { readMedia } from '../media/read-media';
+import { type RequestMedia, readMedia } from '../media/read-media';
 import { iJsonError } from '../receipts/i-json-error';
 import { committedRequestProblems } from '../receipts/receipt-fields';
 import type { UsageRecord } from '../storage/usage-records';
 import type { StreamEvent } from '../streaming/stream-events';
-import type { HeldClaim } from './held-claim';
-import { type ClaimDeps, claimReceiptId } from './idempotency';
 import { type InstructionSource, lintInstructionSources } from './lint-instruction-sources';
-import { type IssueReceipt, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
-import { runReason } from './run-reason';
+import { type PreparedReason, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
+import { answerReason } from './run-reason';
 import { streamReason } from './stream-reason';
 import { usageOfFailure, usageOfResponse } from './to-usage-record';
 
-/** Everything one request to POST /v1/reason needs besides the request itself. */
+/**
+ * What one request to POST /v1/reason does besides the pipeline's own stages, each named: its receipt
+ * (issuance/: the claim of a `receiptId`, its replay, the signed and logged receipt), the model call
+ * (the pipeline's dependencies), and the usage record.
+ */
 export interface ServeDeps {
   caller: Caller;
   requestId: string;
   /** Date.now() when the request arrived, for its usage record. */
   arrivedAt: number;
-  /** Idempotency claims of a `receiptId` (D1) and the log that completes an unsaved receipt. */
-  claims: ClaimDeps;
-  /** The pipeline's dependencies, built only once the request is not a replay; its receipt is fenced by `claim`. */
-  pipeline: (
-    claim: HeldClaim | undefined,
-  ) => Promise<{ deps: ReasonDeps & { issueReceipt: IssueReceipt }; flushHealth: () => void }>;
+  /** The receipt: claims and replays of a `receiptId`, and the receipt hook fenced by the claim. */
+  issuance: Issuance;
+  /** The model call: the pipeline's dependencies, built only once the request is not a replay. */
+  pipeline: () => Promise<{ deps: ReasonDeps; flushHealth: () => void }>;
   /** The record's write to keep alive, or undefined when it rides in a batch another request keeps. */
   writeUsage: (record: UsageRecord) => Promise<void> | undefined;
   /** Work that must not hold up the answer (usage, health, releases): kept alive, never awaited. */
@@ -64,32 +67,61 @@ async function* replayEvents(response: MaybeSignedResponse): AsyncGenerator<Stre
 }
 
 /**
- * What every POST /v1/reason does before the pipeline: the lint of a door's instruction parts, the
- * I-JSON check of what the receipt commits to, and the idempotency claim of a `receiptId` (a repeat
- * gets the stored answer back). A request refused here leaves no usage record.
+ * What every POST /v1/reason does before the pipeline: the size of its text, the lint of a door's
+ * instruction parts, the I-JSON check of what the receipt commits to, and the idempotency claim of a
+ * `receiptId` (a repeat gets the stored answer back). A request refused here leaves no usage record.
  */
 async function claimRequest(
   request: ReasonRequest,
+  media: RequestMedia,
   deps: ServeDeps,
   options: ServeOptions,
-): Promise<{ replay?: MaybeSignedResponse; claim?: HeldClaim }> {
+): Promise<Claimed> {
+  if (deps.body) checkTextBytes(media, deps.body);
   lintInstructionSources(options.instructionSources ?? []);
   const problems = committedRequestProblems(request);
   if (problems.length > 0) throw iJsonError(problems);
-  const { receiptId } = request;
-  if (receiptId === undefined) return {};
-  const claim = await claimReceiptId(deps.caller.tenant, { ...request, receiptId }, deps.claims);
-  // The stored copy is an answer this pipeline returned, opened with the caller's own salt.
-  return claim.kind === 'replay' ? { replay: claim.response as MaybeSignedResponse } : { claim: claim.claim };
+  return deps.issuance.claim(request);
 }
 
-/** The pipeline's dependencies for a request holding `claim`; a claim it cannot use is released. */
-async function pipelineFor(claim: HeldClaim | undefined, deps: ServeDeps) {
+/** A request ready for its model call: prepared, its receipt hook fenced by its claim. */
+interface Begun {
+  prepared: PreparedReason;
+  claim?: HeldClaim;
+  reasonDeps: ReasonDeps & { issueReceipt: IssueReceipt };
+  flushHealth: () => void;
+  recordFailure: (error: unknown) => void;
+}
+
+/**
+ * The pipeline's dependencies and the prepared request (render, plan, admission), the same for both
+ * answer paths. A request that fails here releases its claim and leaves a failure usage record.
+ */
+async function begin(
+  request: ReasonRequest,
+  media: RequestMedia,
+  claim: HeldClaim | undefined,
+  stream: boolean,
+  deps: ServeDeps,
+  options: ServeOptions,
+): Promise<Begun> {
+  let pipeline: Awaited<ReturnType<ServeDeps['pipeline']>>;
   try {
-    return await deps.pipeline(claim);
+    pipeline = await deps.pipeline();
   } catch (error) {
     claim?.stop();
     if (claim) deps.background(() => claim.release());
+    throw error;
+  }
+  const reasonDeps = { ...pipeline.deps, issueReceipt: deps.issuance.issuer(claim) };
+  const recordFailure = failureRecorder(claim, stream, deps, reasonDeps, options);
+  try {
+    const prepared = await prepareReason(request, reasonDeps, options, media);
+    return { prepared, claim, reasonDeps, flushHealth: pipeline.flushHealth, recordFailure };
+  } catch (error) {
+    claim?.stop();
+    pipeline.flushHealth();
+    recordFailure(error);
     throw error;
   }
 }
@@ -115,23 +147,29 @@ function failureRecorder(
   };
 }
 
-/** POST /v1/reason answered as one JSON body: claim, pipeline, receipt, then usage and health. */
+/** POST /v1/reason answered as one JSON body: claim, prepare, model call, receipt, then usage and health. */
 export async function serveAnswer(
   request: ReasonRequest,
   deps: ServeDeps,
   options: ServeOptions = {},
 ): Promise<ServedAnswer> {
   const media = readMedia(request);
-  if (deps.body) checkTextBytes(media, deps.body);
-  const { replay, claim } = await claimRequest(request, deps, options);
-  if (replay) return { response: replay, replayed: true };
-  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
+  const claimed = await claimRequest(request, media, deps, options);
+  if (claimed.replay) return { response: claimed.replay, replayed: true };
+  const { prepared, claim, reasonDeps, flushHealth, recordFailure } = await begin(
+    request,
+    media,
+    claimed.claim,
+    false,
+    deps,
+    options,
+  );
   try {
-    const response = await runReason(request, reasonDeps, options, media);
+    const response = await answerReason(prepared, reasonDeps);
     recordUsage(deps, options, usageOfResponse(deps.caller, response, false, deps.arrivedAt));
     return { response, replayed: false };
   } catch (error) {
-    failureRecorder(claim, false, deps, reasonDeps, options)(error);
+    recordFailure(error);
     throw error;
   } finally {
     claim?.stop();
@@ -150,22 +188,19 @@ export async function serveEvents(
   options: ServeOptions = {},
 ): Promise<ServedEvents> {
   const media = readMedia(request);
-  if (deps.body) checkTextBytes(media, deps.body);
-  const { replay, claim } = await claimRequest(request, deps, options);
-  if (replay) {
-    const { receiptId } = replay;
-    return { events: replayEvents(replay), abort: new AbortController(), replayed: true, receiptId };
+  const claimed = await claimRequest(request, media, deps, options);
+  if (claimed.replay) {
+    const { receiptId } = claimed.replay;
+    return { events: replayEvents(claimed.replay), abort: new AbortController(), replayed: true, receiptId };
   }
-  const { deps: reasonDeps, flushHealth } = await pipelineFor(claim, deps);
-  const recordFailure = failureRecorder(claim, true, deps, reasonDeps, options);
-  let prepared: Awaited<ReturnType<typeof prepareReason>>;
-  try {
-    prepared = await prepareReason(request, reasonDeps, options, media);
-  } catch (error) {
-    claim?.stop();
-    recordFailure(error);
-    throw error;
-  }
+  const { prepared, claim, reasonDeps, flushHealth, recordFailure } = await begin(
+    request,
+    media,
+    claimed.claim,
+    true,
+    deps,
+    options,
+  );
   const abort = new AbortController();
   let ended: () => void = () => undefined;
   // Keeps the request's background work alive until the stream's terminal event.

@@ -13,7 +13,7 @@ import { EventQueue } from '../streaming/event-queue';
 import type { StreamEvent } from '../streaming/stream-events';
 import { answerOf } from './answer-of';
 import { AttemptsFailedError } from './attempts-failed-error';
-import { attemptRequest, callDepsOf, callOptionsOf } from './call-options';
+import { attemptRequest, callOptionsOf } from './call-options';
 import { callWithRepair } from './check-output';
 import { countedUsage } from './counted-usage';
 import { issueAnswer } from './issue-answer';
@@ -100,7 +100,7 @@ async function produce(
   };
   const loop = (modelRequest: ModelRequest, attemptPlan: Plan) =>
     runAttempts(attemptPlan, budget, attemptFn(modelRequest, attemptPlan), {
-      ...callDepsOf(deps),
+      ...deps,
       stream: true,
       committed: () => emitted || options.signal.aborted,
     });
@@ -254,11 +254,7 @@ async function streamAttempt(
   const parts = adapter
     .stream(
       attemptRequest(modelRequest, input),
-      callOptionsOf(
-        input,
-        callDepsOf(deps),
-        AbortSignal.any([input.signal, options.signal, upstream.signal]),
-      ),
+      callOptionsOf(input, deps, AbortSignal.any([input.signal, options.signal, upstream.signal])),
     )
     [Symbol.asyncIterator]();
   try {

@@ -1,5 +1,5 @@
+import type { Caller } from '../contracts/caller';
 import type { MaybeSignedResponse } from '../contracts/reason-response';
-import type { Caller } from '../env';
 import { ApiError } from '../errors';
 import type { UsageRecord } from '../storage/usage-records';
 import { AttemptsFailedError } from './attempts-failed-error';

@@ -6,21 +6,19 @@ import type { AppEnv } from '../env';
 import { readHealth, recordHealth, viewOrNone } from '../health/health-client';
 import { healthStubOf } from '../health/health-stub';
 import type { Observation } from '../health/health-types';
+import { createIssuance } from '../issuance/create-issuance';
 import { admitToBudget } from '../limits/admit-to-budget';
-import { logOriginFor, logOriginOf } from '../log/log-settings';
+import { logOriginOf } from '../log/log-settings';
 import { catalogInForce } from '../policy/catalog-in-force';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
 import { toolCallGate } from '../reason/gate-tool-calls';
-import type { HeldClaim } from '../reason/held-claim';
-import { receiptHookFor } from '../reason/receipt-hook';
-import type { IssueReceipt, ReasonDeps } from '../reason/run-reason';
+import type { ReasonDeps } from '../reason/run-reason';
 import type { ServeDeps } from '../reason/serve-reason';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { countSetting, textSetting } from '../settings';
 import { insertHeldCalls } from '../storage/approvals';
 import { countedD1, countedStub } from '../storage/round-trips';
-import { stubByName } from '../storage/stub-by-name';
 import { runInBackground } from './run-in-background';
 
 /** DEFAULT_PRIVACY as a level; anything else reads as `internal`, never as `public`. */
@@ -28,18 +26,34 @@ function defaultPrivacyOf(text: string): PrivacyLevel {
   return (privacyLevels as readonly string[]).includes(text) ? (text as PrivacyLevel) : 'internal';
 }
 
+/**
+ * Everything POST /v1/reason does in this Worker besides its stages: the receipt (issuance/, with the
+ * request's round trips counted), the model call (reasonContextOf), the usage record.
+ */
+export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
+  const startedAt = c.get('arrivedAt') ?? performance.now();
+  const caller = c.get('caller');
+  const background = (work: () => Promise<unknown> | undefined) => runInBackground(c, work);
+  return {
+    caller,
+    requestId: c.get('requestId'),
+    arrivedAt: Date.now(),
+    issuance: createIssuance(c.env, caller.tenant, { trips: c.get('trips'), background }),
+    pipeline: () => reasonContextOf(c, startedAt),
+    writeUsage: (record) => writeUsage(c.env.DB, record),
+    background,
+    body: { bytes: c.get('bodyBytes'), limit: countSetting(c.env, 'MAX_BODY_BYTES') },
+  };
+}
+
 export interface ReasonContext {
-  deps: ReasonDeps & { issueReceipt: IssueReceipt };
+  deps: ReasonDeps;
   /** Writes the attempts' outcomes to shared health, off the response path. */
   flushHealth: () => void;
 }
 
-/** The pipeline's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health, receipts. */
-export async function reasonContextOf(
-  c: Context<AppEnv>,
-  startedAt: number,
-  claim?: HeldClaim,
-): Promise<ReasonContext> {
+/** The model call's dependencies in this Worker: catalog, secrets, bindings, tenant budget, shared health. */
+export async function reasonContextOf(c: Context<AppEnv>, startedAt: number): Promise<ReasonContext> {
   const { catalog, lookup, notConfigured } = catalogInForce(c.env);
   const trips = c.get('trips');
   const health = healthStubOf(c.env);
@@ -49,12 +63,6 @@ export async function reasonContextOf(
   const observations: Observation[] = [];
   const deps: ReasonContext['deps'] = {
     catalog,
-    issueReceipt: receiptHookFor(
-      c.env,
-      c.get('caller').tenant,
-      { trips, background: (work) => runInBackground(c, work) },
-      claim,
-    ),
     gateToolCalls: toolCallGate(async () => {
       const keys = await serviceKeysOf(c.env, logOriginOf(c.env));
       return {
@@ -105,36 +113,4 @@ export async function reasonContextOf(
     );
   };
   return { deps, flushHealth };
-}
-
-/** Everything POST /v1/reason needs in this Worker: the caller, D1 claims and usage, the receipt hook. */
-export function serveDepsOf(c: Context<AppEnv>): ServeDeps {
-  const startedAt = c.get('arrivedAt') ?? performance.now();
-  const caller = c.get('caller');
-  const requestId = c.get('requestId');
-  const logOf = (origin: string) =>
-    countedStub(stubByName(c.env.RECEIPT_LOG, origin), c.get('trips'), 'do:log');
-  return {
-    caller,
-    requestId,
-    arrivedAt: Date.now(),
-    claims: {
-      db: countedD1(c.env.DB, c.get('trips'), 'd1:claim'),
-      now: Date.now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      waitMs: 30_000,
-      appendOnce: async (origin, entry) => {
-        const { index, proof } = await logOf(origin).appendOnce(entry);
-        return { index, proof };
-      },
-      logOrigin: logOriginFor(c.env, caller.tenant, Date.now()),
-      registerClaim: (origin, claim) => logOf(origin).registerClaim(claim),
-      settleClaim: (origin, { tenant, rid }) =>
-        runInBackground(c, () => stubByName(c.env.RECEIPT_LOG, origin).settleClaim({ tenant, rid })),
-    },
-    pipeline: (claim) => reasonContextOf(c, startedAt, claim),
-    writeUsage: (record) => writeUsage(c.env.DB, record),
-    background: (work) => runInBackground(c, work),
-    body: { bytes: c.get('bodyBytes'), limit: countSetting(c.env, 'MAX_BODY_BYTES') },
-  };
 }

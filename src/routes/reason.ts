@@ -13,7 +13,8 @@ import { streamBody, streamHeaders } from './stream-response';
 
 /**
  * POST /v1/reason: the framing comes from Accept. A stream is written by the step before the JSON
- * handler, so the typed client reads the JSON answer's type from the last handler alone.
+ * handler, so the typed client reads the JSON answer's type from the last handler alone. Both serve
+ * the same effects, named in serveDepsOf: the receipt (issuance/), the model call, the usage record.
  */
 export const reasonRoutes = new Hono<AppEnv>().post(
   '/reason',

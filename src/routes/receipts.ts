@@ -4,10 +4,10 @@ import { rowsPending, WRITE_BEHIND_WINDOW_MS } from '../background/write-behind'
 import { verifyQuerySchema } from '../contracts/receipt-bodies';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { completionsPending } from '../issuance/complete-claimed';
 import { logOriginOf } from '../log/log-settings';
 import { validationError } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
-import { completionsPending } from '../reason/receipt-hook';
 import { verifyBundle } from '../receipts/verify-bundle';
 import { findReceipt } from '../storage/receipts';
 import { stubByName } from '../storage/stub-by-name';

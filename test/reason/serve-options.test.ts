@@ -35,20 +35,14 @@ function serveDeps(cat: Catalog, usage: UsageRecord[]): ServeDeps {
     caller: { keyId: 'k', tenant: 't', scopes: ['reason'], rateLimitPerMinute: null },
     requestId: 'r',
     arrivedAt: 0,
-    claims: {
-      db: undefined as never,
-      now: Date.now,
-      sleep: abortableSleep as never,
-      waitMs: 0,
-      appendOnce: () => Promise.reject(new Error('these requests carry no receiptId')),
-      logOrigin: 'valve.local/log/0',
-      registerClaim: () => Promise.reject(new Error('these requests carry no receiptId')),
-      settleClaim: () => undefined,
+    issuance: {
+      claim: async (request) => {
+        if (request.receiptId !== undefined) throw new Error('these requests carry no receiptId');
+        return {};
+      },
+      issuer: () => async () => ({ jws: 'jws', proof: 'proof' }) as never,
     },
-    pipeline: async () => ({
-      deps: { ...deps, issueReceipt: async () => ({ jws: 'jws', proof: 'proof' }) as never },
-      flushHealth: () => undefined,
-    }),
+    pipeline: async () => ({ deps, flushHealth: () => undefined }),
     writeUsage: async (record) => {
       usage.push(record);
     },

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
+import { HEARTBEAT_MS, LEASE_MS } from '../../src/issuance/held-claim';
 import type { Catalog } from '../../src/policy/catalog';
-import { HEARTBEAT_MS, LEASE_MS } from '../../src/reason/held-claim';
 import textFixture from '../fixtures/providers/openai/text.json';
 import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';

@@ -1,10 +1,10 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { completionsWritten } from '../../src/issuance/complete-claimed';
+import { LEASE_MS } from '../../src/issuance/held-claim';
 import { logOriginOf } from '../../src/log/log-settings';
 import type { Catalog } from '../../src/policy/catalog';
-import { LEASE_MS } from '../../src/reason/held-claim';
-import { completionsWritten } from '../../src/reason/receipt-hook';
 import textFixture from '../fixtures/providers/openai/text.json';
 import { createKey, jwsOf, logSize } from '../helpers/api';
 import { simModel } from '../helpers/catalog-fixtures';

@@ -10,7 +10,7 @@ import { findCycles, folderOf, importGraph, layerGraph } from './import-graph';
 //    errors.ts); only the composition root (index.ts, app.ts, client.ts) may import every layer;
 // 3. model/ and encoding/ import nothing of Valve's, and errors.ts only its code registry (JSON);
 // 4. the stages (prompt/, policy/, receipts/, log/) import nothing from providers/, routes/,
-//    middleware/, storage/ or reason/: the pipeline strings them together, never the reverse;
+//    middleware/, storage/, issuance/ or reason/: the pipeline strings them together, never the reverse;
 // 5. providers/ imports only model/, encoding/ and errors.ts: an adapter knows the neutral interface
 //    and its own wire format, nothing of prompts or policy;
 // 6. a door (doors/: what every door shares, then one folder per door) maps a wire format onto a Reason
@@ -21,7 +21,11 @@ import { findCycles, folderOf, importGraph, layerGraph } from './import-graph';
 // 7. only middleware/, routes/ and the top-level modules import Hono;
 // 8. approvals/ decides a held tool call after its answer: it reads and writes storage/, signs with
 //    receipts/, records through audit/ and checks an edit with reason/'s schema check, but calls no
-//    model (providers/, prompt/, policy/) and no door; and nothing below routes/ imports it.
+//    model (providers/, prompt/, policy/) and no door; and nothing below routes/ imports it;
+// 9. issuance/ (claims, leases, the log append, replays) uses storage/, log/, receipts/ and the
+//    write-behind, calls no model and no stage of the pipeline, and only reason/ and routes/ import it;
+//    reason/ asks it for a receipt and never reaches the receipts table, the claims or the log object
+//    itself, nor env.ts.
 const { modules, packages, unresolved } = importGraph(
   fileURLToPath(new URL('../../../src', import.meta.url)),
 );
@@ -83,7 +87,7 @@ describe('the import graph of src/', () => {
     expect(
       importsFrom(
         ['prompt', 'policy', 'receipts', 'log'],
-        ['providers', 'routes', 'middleware', 'storage', 'reason'],
+        ['providers', 'routes', 'middleware', 'storage', 'issuance', 'reason'],
       ),
     ).toEqual([]);
   });
@@ -122,6 +126,34 @@ describe('the import graph of src/', () => {
     expect(importsFrom(['approvals'], ['providers', 'prompt', 'policy', 'doors'])).toEqual([]);
     const below = own.filter((folder) => !['approvals', 'routes'].includes(folder));
     expect(importsFrom(below, ['approvals'])).toEqual([]);
+  });
+
+  it('keeps issuance/ to storage/, log/, receipts/ and the write-behind, and only reason/ and routes/ above it', () => {
+    expect(modules.get('issuance/create-issuance.ts')).toContain('issuance/claim-receipt-id.ts');
+    const allowed = [
+      'storage',
+      'log',
+      'receipts',
+      'background',
+      'signing',
+      'contracts',
+      'encoding',
+      'errors.ts',
+    ];
+    expect(importsOutside('issuance', allowed)).toEqual([]);
+    const below = own.filter((folder) => !['issuance', 'reason', 'routes'].includes(folder));
+    expect(importsFrom(below, ['issuance'])).toEqual([]);
+  });
+
+  it('lets reason/ reach a receipt only through issuance/: no receipts table, claims, log object or env.ts', () => {
+    expect(modules.get('reason/serve-reason.ts')).toContain('issuance/create-issuance.ts');
+    const receiptStorage = [
+      'storage/receipts.ts',
+      'storage/receipt-claims.ts',
+      'storage/round-trips.ts',
+      'storage/stub-by-name.ts',
+    ];
+    expect(importsFrom(['reason'], ['log', 'env.ts', ...receiptStorage])).toEqual([]);
   });
 
   it('lets only middleware/, routes/ and the top-level modules import Hono', () => {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
-import { claimReceiptId } from '../../src/reason/idempotency';
+import { claimReceiptId } from '../../src/issuance/claim-receipt-id';
 import { insertClaim } from '../../src/storage/receipt-claims';
 
 // The wait of a duplicate, on a fake clock: it polls D1 with back-off (50 ms doubling to 1 s) and

@@ -3,13 +3,7 @@ import { ApiError } from '../errors';
 import { entryHash } from '../log/merkle';
 import { completeClaim } from '../storage/receipt-claims';
 import type { StoredReceipt } from '../storage/receipts';
-
-export interface RecoverDeps {
-  db: D1Database;
-  now: () => number;
-  /** The idempotent append of the log shard named by `origin`. */
-  appendOnce: (origin: string, entry: Uint8Array) => Promise<{ index: number; proof: string }>;
-}
+import type { ClaimDeps } from './claim-deps';
 
 /**
  * Completes a receipt left 'signed' in D1 but never saved with its log index: by a holder whose log
@@ -18,7 +12,10 @@ export interface RecoverDeps {
  * append answers the index the entry already has, or appends it now for the first time, so the id
  * keeps exactly one logged receipt, the one signed under the claim, and is never signed again.
  */
-export async function recoverSigned(row: StoredReceipt, deps: RecoverDeps): Promise<StoredReceipt> {
+export async function recoverSigned(
+  row: StoredReceipt,
+  deps: Pick<ClaimDeps, 'db' | 'now' | 'appendOnce'>,
+): Promise<StoredReceipt> {
   const payload = decodeBase64Url(row.jws?.split('.')[1] ?? '');
   if (row.jws === null || row.log_origin === null || payload === null) {
     throw new ApiError('internal.error', `The signed receipt of ${row.id} is unreadable.`);

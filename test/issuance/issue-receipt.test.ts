@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ReasonRequest } from '../../src/contracts/reason-request';
+import type { UnsignedResponse } from '../../src/contracts/reason-response';
 import { committedNames, RECEIPT_TYP_V2 } from '../../src/contracts/receipt-field-names';
 import { decodeBase64Url, encodeBase64Url } from '../../src/encoding/base64';
 import { decodeUtf8 } from '../../src/encoding/utf8';
+import { issueReceipt, type ReceiptIssuer } from '../../src/issuance/issue-receipt';
 import { entryHash } from '../../src/log/merkle';
-import { issueReceipt, type ReceiptIssuer } from '../../src/reason/issue-receipt';
-import type { UnsignedResponse } from '../../src/reason/run-reason';
 import { commitField, deriveFieldKey } from '../../src/receipts/commitments';
 import type { JsonValue } from '../../src/receipts/jcs';
 import { verifyReceiptJws } from '../../src/receipts/jws';

@@ -1,5 +1,5 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { ReasonResponse } from '../contracts/reason-response';
+import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import { utf8 } from '../encoding/utf8';
 import { entryHash } from '../log/merkle';
 import { commitAll, generateReceiptSalt } from '../receipts/commitments';
@@ -8,9 +8,14 @@ import { signReceiptPayload } from '../receipts/jws';
 import { buildReceiptBody } from '../receipts/receipt-body';
 import { receiptValuesV2 } from '../receipts/receipt-fields';
 import type { Ed25519SigningKey } from '../signing/keys';
-import type { UnsignedResponse } from './run-reason';
 
 export type Receipt = NonNullable<ReasonResponse['receipt']>;
+
+/** The pipeline's receipt hook: signs and logs the receipt of its finished answer (receipt-hook.ts). */
+export type IssueReceipt = (
+  request: ReasonRequest,
+  response: UnsignedResponse,
+) => Promise<ReasonResponse['receipt']>;
 
 /** A receipt as issued, with what D1 keeps of it (never content) and the salt for the replay copy. */
 export interface IssuedReceipt {
