@@ -1,0 +1,59 @@
+import type { Context } from 'hono';
+import { type CarriedCall, carryApprovals, type NamedCall } from '../approvals/carry-approvals';
+import { heldApprovalsOf } from '../approvals/held-approvals';
+import type { DecidedAnswer } from '../doors/decided-answer';
+import type { DoorRequest } from '../doors/pipeline-request';
+import type { ReviewerSplice } from '../doors/splice-reviewer-turns';
+import type { ApprovalsOf } from '../doors/valve-extension';
+import type { AppEnv } from '../env';
+import { decideDepsOf } from './decide-deps';
+
+// Held calls at the doors (docs/approvals.md "At the doors"): the approval requests of what an answer
+// held back, and what a continuation that names decided calls does next.
+
+/** The approval requests (with their windows, as kept in D1) of the calls an answer held back. */
+export function approvalsLookup(c: Context<AppEnv>): ApprovalsOf {
+  return (response, held) =>
+    heldApprovalsOf(
+      c.env.DB,
+      c.get('caller').tenant,
+      response.receiptId,
+      held.held.map((call) => call.id),
+    );
+}
+
+export interface DoorContinuation {
+  /** An approved or edited call to hand over without a model (the first not yet answered). */
+  run?: DecidedAnswer;
+  /** Rejected or responded calls to put back into the conversation with their reviewer's turn. */
+  splices: ReviewerSplice[];
+}
+
+/**
+ * What the named decisions make of this request. A call whose result the conversation already holds
+ * is done (the client ran it, or it was spliced in), so naming it again changes nothing.
+ */
+export async function continuationOf(
+  c: Context<AppEnv>,
+  named: readonly NamedCall[],
+  door: DoorRequest,
+): Promise<DoorContinuation> {
+  if (named.length === 0) return { splices: [] };
+  const caller = c.get('caller');
+  const canDecide = caller.scopes.includes('approvals:write');
+  const carried = await carryApprovals(named, {
+    db: c.env.DB,
+    tenant: caller.tenant,
+    now: Date.now,
+    ...(canDecide && { decide: await decideDepsOf(c) }),
+  });
+  const answered = new Set(
+    (door.request.conversation ?? []).flatMap((turn) => (turn.role === 'tool' ? [turn.toolCallId] : [])),
+  );
+  const open = carried.filter((call) => !answered.has(call.decision.callId));
+  const run = open.find((call): call is Extract<CarriedCall, { kind: 'runs' }> => call.kind === 'runs');
+  const splices = open.flatMap((call) =>
+    call.kind === 'reviewer' ? [{ held: call.held, turn: call.turn }] : [],
+  );
+  return { ...(run && { run: { decision: run.decision, call: run.call } }), splices };
+}
