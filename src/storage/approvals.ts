@@ -73,13 +73,14 @@ function digestOf(args: Record<string, unknown>): string | null {
 }
 
 /**
- * Drops the arguments (and the offered tools' schemas) of held calls whose window ended by `now`,
- * decided or not: what the audit record commits to, their digest, stays.
+ * Drops the arguments (the held ones, an edit's, and the offered tools' schemas) of held calls whose
+ * window ended by `now`, decided or not: what the audit record commits to, their digest, stays.
  */
 export function purgeHeldArgs(db: D1Database, now: number): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE approvals SET args = '{}', tools = '[]', args_purged_at = ?1
+      `UPDATE approvals SET args = '{}', tools = '[]', decision = json_remove(decision, '$.args'),
+         args_purged_at = ?1
        WHERE args_purged_at IS NULL AND expires_at <= ?1`,
     )
     .bind(now);

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { HeldCall } from '../../src/contracts/approvals';
 import { argsSha256 } from '../../src/receipts/capability-token';
-import { findHeldCalls, insertHeldCalls } from '../../src/storage/approvals';
+import { decideHeldCall, findHeldCalls, insertHeldCalls } from '../../src/storage/approvals';
 
 // A held call's arguments are content: kept for the reviewer while its window lasts, purged in the
 // round trip of a later hold once it passed, decided or not; their digest (what the audit record
@@ -38,7 +38,18 @@ describe('the arguments of held calls', () => {
       heldCall('call_old', now - 10_000, 1_000),
       heldCall('call_open', now - 10_000, 60_000),
     ]);
+    // An edit decided while the window was open keeps the reviewer's arguments until it ends.
+    const key = {
+      tenant: 'purge-tenant',
+      receiptId: '0f0e2a6c-5b1d-4c8e-9a7f-0123456789ab',
+      callId: 'call_old',
+    };
+    const edit = { type: 'edit', args: { path: '/srv/tmp' } };
+    expect(
+      await decideHeldCall(env.DB, key, { status: 'edited', decision: edit, by: 'key_r', at: now - 9_500 }),
+    ).toBe(true);
     const before = await stored('call_old');
+    expect(before.row?.decision).toEqual(edit);
     expect(before.row?.args).toEqual({ path: '/srv/call_old' });
     expect(before.row?.argsPurgedAt).toBeNull();
     await insertHeldCalls(env.DB, [heldCall('call_new', now, 60_000)]);
@@ -46,6 +57,7 @@ describe('the arguments of held calls', () => {
     expect(old.row?.args).toEqual({});
     expect(old.row?.tools).toEqual([]);
     expect(old.row?.argsPurgedAt).toBe(now);
+    expect(old.row?.decision).toEqual({ type: 'edit' });
     expect(old.digest).toBe(argsSha256({ path: '/srv/call_old' }));
     expect((await stored('call_open')).row?.args).toEqual({ path: '/srv/call_open' });
   });
