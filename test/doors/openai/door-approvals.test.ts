@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decidedExtensionSchema, doorExtensionSchema } from '../../../src/contracts/door-approvals';
+import { insertHeldCalls } from '../../../src/storage/approvals';
 import { call, createKey, postJson } from '../../helpers/api';
 import { callWithCatalog } from '../../helpers/with-catalog';
 import {
@@ -105,6 +107,32 @@ describe('a held call at the chat completions door', () => {
     });
     expect(res.status).toBe(404);
     expect((await errorOf(res)).code).toBe('approval.not_found');
+  });
+
+  it('answers 410 for a call whose window has passed', async () => {
+    const { agent } = await keysOf('door-appr-expired');
+    const heldAt = Date.now() - 120_000;
+    await insertHeldCalls(env.DB, [
+      {
+        tenant: 'door-appr-expired',
+        receiptId: '1f0e2a6c-5b1d-4c8e-9a7f-0123456789ab',
+        callId: 'call_too_late',
+        tool: 'delete_files',
+        args: { path: '/srv' },
+        tools: [{ name: 'delete_files', inputSchema: deleteFilesSchema }],
+        allowed: ['approve', 'reject'],
+        tainted: true,
+        heldAt,
+        expiresAt: heldAt + 60_000,
+      },
+    ]);
+    const res = await chat(agent.key, {
+      model: 'auto',
+      messages: [ask],
+      valve: { approvals: [{ callId: 'call_too_late' }] },
+    });
+    expect(res.status).toBe(410);
+    expect((await errorOf(res)).code).toBe('approval.expired');
   });
 
   it('after an approve, answers the call without a model, with a token for exactly its arguments', async () => {
