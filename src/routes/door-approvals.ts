@@ -41,16 +41,28 @@ export async function continuationOf(
   if (named.length === 0) return { splices: [] };
   const caller = c.get('caller');
   const canDecide = caller.scopes.includes('approvals:write');
-  const carried = await carryApprovals(named, {
-    db: c.env.DB,
-    tenant: caller.tenant,
-    now: Date.now,
-    ...(canDecide && { decide: await decideDepsOf(c) }),
-  });
+  // A call an mcp_approval_response answers is carried with that answer, wherever else it is named.
+  const withAnswer = new Set(named.flatMap((n) => (n.answer === undefined ? [] : [n.callId])));
+  const carried = await carryApprovals(
+    named.filter((n) => n.answer !== undefined || !withAnswer.has(n.callId)),
+    {
+      db: c.env.DB,
+      tenant: caller.tenant,
+      now: Date.now,
+      ...(canDecide && { decide: await decideDepsOf(c) }),
+    },
+  );
   const answered = new Set(
     (door.request.conversation ?? []).flatMap((turn) => (turn.role === 'tool' ? [turn.toolCallId] : [])),
   );
-  const open = carried.filter((call) => !answered.has(call.decision.callId));
+  // A call named twice (in valve.approvals and by an mcp_approval_response) is carried once.
+  const seen = new Set<string>();
+  const open = carried.filter((call) => {
+    const key = `${call.decision.receiptId}/${call.decision.callId}`;
+    if (answered.has(call.decision.callId) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   const run = open.find((call): call is Extract<CarriedCall, { kind: 'runs' }> => call.kind === 'runs');
   const splices = open.flatMap((call) =>
     call.kind === 'reviewer' ? [{ held: call.held, turn: call.turn }] : [],

@@ -365,4 +365,45 @@ describe('a held call at the Responses door', () => {
     const again = await decide(both.key, valve.toolCalls[0]?.id ?? '', { type: 'approve' });
     expect(again.status).toBe(409);
   });
+
+  it('takes an in-line approve: false as a reject with its reason, which the model reads once', async () => {
+    const { agent } = await keysOf('door-appr-resp-reject');
+    const { json, answer } = await heldInResponses(agent.key);
+    const callId = doorExtensionSchema.parse(json.valve).toolCalls[0]?.id ?? '';
+    const both = await createKey('door-appr-resp-reject', ['reason', 'approvals:write']);
+    const sent: { messages: { content: unknown }[] }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return anthropicAnswer();
+    });
+    // The call is named twice: by the mcp_approval_response and in valve.approvals.
+    const body = {
+      ...answer(false, 'Not today.'),
+      model: 'anthropic/claude-sonnet-4-6',
+      valve: { ...destructiveOptions, approvals: [{ callId }] },
+    };
+    const { res } = await callWithCatalog(
+      anthropicCatalog,
+      '/openai/v1/responses',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${both.key}` },
+        body: JSON.stringify(body),
+      },
+      anthropicEnv,
+    );
+    expect(res.status).toBe(200);
+    const results = (sent[0]?.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []))
+      .filter((block) => block.type === 'tool_result');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ tool_use_id: callId, is_error: true });
+    expect(JSON.stringify(results[0])).toContain('Not today.');
+    const list = await call('/v1/approvals?status=rejected', {
+      headers: { Authorization: `Bearer ${both.key}` },
+    });
+    expect(((await list.json()) as { items: unknown[] }).items).toMatchObject([
+      { callId, status: 'rejected', decidedBy: both.id },
+    ]);
+  });
 });
