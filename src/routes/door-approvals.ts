@@ -38,13 +38,19 @@ export async function continuationOf(
   named: readonly NamedCall[],
   door: DoorRequest,
 ): Promise<DoorContinuation> {
-  if (named.length === 0) return { splices: [] };
+  // A call whose result the conversation holds is done: it is not loaded again, so a conversation that
+  // keeps its old mcp_approval_response items goes on after the window too.
+  const answered = new Set(
+    (door.request.conversation ?? []).flatMap((turn) => (turn.role === 'tool' ? [turn.toolCallId] : [])),
+  );
+  const pending = named.filter((n) => !answered.has(n.callId));
+  if (pending.length === 0) return { splices: [] };
   const caller = c.get('caller');
   const canDecide = caller.scopes.includes('approvals:write');
   // A call an mcp_approval_response answers is carried with that answer, wherever else it is named.
-  const withAnswer = new Set(named.flatMap((n) => (n.answer === undefined ? [] : [n.callId])));
+  const withAnswer = new Set(pending.flatMap((n) => (n.answer === undefined ? [] : [n.callId])));
   const carried = await carryApprovals(
-    named.filter((n) => n.answer !== undefined || !withAnswer.has(n.callId)),
+    pending.filter((n) => n.answer !== undefined || !withAnswer.has(n.callId)),
     {
       db: c.env.DB,
       tenant: caller.tenant,
@@ -52,14 +58,11 @@ export async function continuationOf(
       ...(canDecide && { decide: await decideDepsOf(c) }),
     },
   );
-  const answered = new Set(
-    (door.request.conversation ?? []).flatMap((turn) => (turn.role === 'tool' ? [turn.toolCallId] : [])),
-  );
   // A call named twice (in valve.approvals and by an mcp_approval_response) is carried once.
   const seen = new Set<string>();
   const open = carried.filter((call) => {
     const key = `${call.decision.receiptId}/${call.decision.callId}`;
-    if (answered.has(call.decision.callId) || seen.has(key)) return false;
+    if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });

@@ -109,7 +109,7 @@ describe('a held call at the chat completions door', () => {
     expect((await errorOf(res)).code).toBe('approval.not_found');
   });
 
-  it('answers 410 for a call whose window has passed', async () => {
+  it('answers 410 for a call whose window has passed, unless the conversation already holds its result', async () => {
     const { agent } = await keysOf('door-appr-expired');
     const heldAt = Date.now() - 120_000;
     await insertHeldCalls(env.DB, [
@@ -133,6 +133,28 @@ describe('a held call at the chat completions door', () => {
     });
     expect(res.status).toBe(410);
     expect((await errorOf(res)).code).toBe('approval.expired');
+    // Once the conversation holds the call's result, naming it is no longer looked up.
+    const ran = await chat(agent.key, {
+      model: 'auto',
+      messages: [
+        ask,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_too_late',
+              type: 'function',
+              function: { name: 'delete_files', arguments: '{"path":"/srv"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_too_late', content: 'deleted' },
+      ],
+      tools: chatTools,
+      valve: { approvals: [{ callId: 'call_too_late' }] },
+    });
+    expect(ran.status).toBe(200);
   });
 
   it('after an approve, answers the call without a model, with a token for exactly its arguments', async () => {
