@@ -1,5 +1,6 @@
+// A door answer's `valve` is read as it is: the Reason response, with the calls it held back.
+import { doorExtensionSchema } from '../../src/contracts/door-approvals';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
-import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import type { DisclosureBundle } from '../../src/contracts/receipt-bodies';
 import { type ItemList, itemName } from '../../src/contracts/receipt-field-names';
 import { buildDisclosure } from '../../src/receipts/disclose';
@@ -39,7 +40,7 @@ export async function discloseCommand(args: ParsedArgs): Promise<DisclosureBundl
   }
   const request = reasonRequestSchema.safeParse(readJsonFile(requestPath, 'request'));
   if (!request.success) throw new UsageError(`${requestPath} is not a Reason request`);
-  const response = reasonResponseSchema.safeParse(readJsonFile(responsePath, 'response'));
+  const response = doorExtensionSchema.safeParse(readJsonFile(responsePath, 'response'));
   if (!response.success) throw new UsageError(`${responsePath} is not a Reason response with a receipt`);
   const salt = args.options.get('salt') ?? request.data.receiptSalt ?? response.data.receipt.receiptSalt;
   if (salt === undefined) throw new UsageError('no salt: pass --salt, or keep it in the request or response');

@@ -10,7 +10,12 @@ import { checkAgainstSchema } from '../reason/check-json';
 import { argsSha256, signCapability } from '../receipts/capability-token';
 import { canonicalJson, type JsonValue } from '../receipts/jcs';
 import type { Ed25519SigningKey } from '../signing/keys';
-import { decideHeldCall, findHeldCalls, type StoredApproval } from '../storage/approvals';
+import {
+  decideHeldCall,
+  findHeldCalls,
+  recordDecisionOutcome,
+  type StoredApproval,
+} from '../storage/approvals';
 import { approvalView } from './approval-view';
 
 // A reviewer's decision on one held tool call (POST /v1/approvals/{callId}): taken once, within the
@@ -91,9 +96,9 @@ function editedCall(row: StoredApproval, body: Extract<DecisionBody, { type: 'ed
 }
 
 /** A reject or respond as the tool turn of the caller's next request: the reviewer's, not the tool's. */
-function reviewerTurn(
-  row: StoredApproval,
-  body: Extract<DecisionBody, { type: 'reject' | 'respond' }>,
+export function reviewerTurn(
+  row: Pick<StoredApproval, 'callId' | 'tool'>,
+  body: { type: 'reject' | 'respond'; message?: string },
 ): ToolTurn {
   return {
     role: 'tool',
@@ -176,6 +181,8 @@ export async function decideApproval(callId: string, body: DecisionBody, deps: D
       capabilitySha256: capability === undefined ? null : bytesToHex(sha256(utf8(capability))),
     },
   });
+  // A door's continuation hands over this very token, and names this record.
+  await recordDecisionOutcome(deps.db, key, { capability: capability ?? null, auditSeq: record.seq });
   const decided = { ...row, status, decision, decidedBy: deps.keyId, decidedAt: at };
   return {
     approval: approvalView(decided, at),

@@ -1,9 +1,10 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, ToolCall } from '../contracts/reason-response';
 
-// OpenAI clients do not read Valve's `approval` field: a tainted call to a `destructive` tool handed
-// to them would simply run. So the door holds such calls back (they stay in the signed Reason
-// response under `valve`) unless the caller's `valve.allowTaintedDestructive` says to hand them over.
+// OpenAI and Anthropic clients do not read Valve's `approval` field: a tainted call to a `destructive`
+// tool handed to them would simply run. So the door holds such calls back (they stay in the signed
+// Reason response under `valve`, and wait for a reviewer) unless the caller's
+// `valve.allowTaintedDestructive` says to hand them over.
 
 export interface HeldBack {
   /** The calls handed to the client. */
@@ -29,6 +30,6 @@ export function holdBack(
   return {
     visible: response.toolCalls.filter((call) => !held.includes(call)),
     held,
-    note: `Valve held back ${held.length} call(s) to the destructive tool(s) ${names}: they follow untrusted input and need approval (see valve.toolCalls and valve.warnings).`,
+    note: `Valve held back ${held.length} call(s) to the destructive tool(s) ${names}: they follow untrusted input and need a reviewer's decision (see valve.approvals).`,
   };
 }

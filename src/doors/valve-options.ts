@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedApprovalSchema } from '../contracts/door-approvals';
 import { mediaPolicySchema } from '../contracts/media-part';
 import {
   callerReceiptIdSchema,
@@ -37,5 +38,7 @@ export const valveOptionsSchema = z.strictObject({
   allowTaintedDestructive: z.boolean().optional(),
   /** Ask the model to cite the PDFs it reads (the Reason request's `output.citations`). */
   citations: z.boolean().optional(),
+  /** Held calls this request continues after a reviewer decided them (docs/approvals.md "At the doors"). */
+  approvals: z.array(namedApprovalSchema).min(1).max(128).optional(),
 });
 export type ValveOptions = z.infer<typeof valveOptionsSchema>;

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { anthropicErrorOf } from '../doors/anthropic/anthropic-error';
+import { decidedMessageEvents, decidedMessageOf } from '../doors/anthropic/decided-message';
 import { messageEvents } from '../doors/anthropic/message-events';
 import { messageOf } from '../doors/anthropic/message-response';
 import {
@@ -13,6 +14,7 @@ import { modelInfosOf, modelsPageOf } from '../doors/anthropic/models-list';
 import { headerNotes, ignoredParams } from '../doors/anthropic/request-notes';
 import { holdBack } from '../doors/hold-back';
 import { pipelineRequestOf } from '../doors/pipeline-request';
+import { spliceReviewerTurns } from '../doors/splice-reviewer-turns';
 import { sseResponse } from '../doors/sse-response';
 import { valveHeader, withHeaderOptions } from '../doors/valve-header';
 import type { AppEnv } from '../env';
@@ -24,6 +26,7 @@ import { requireKey } from '../middleware/require-key';
 import { catalogInForce } from '../policy/catalog-in-force';
 import { loadCatalog } from '../policy/load-catalog';
 import { countInputTokens } from '../reason/count-input-tokens';
+import { approvalsLookup, continuationOf } from './door-approvals';
 import { doorErrorResponder } from './door-error-response';
 import { checkPinned } from './door-pinned';
 import { answerJson, answerStream, doorHeaders } from './door-serve';
@@ -77,8 +80,14 @@ export const anthropicRoutes = new Hono<AppEnv>()
     async (c) => {
       const body = withHeaderOptions(c.req.valid('json'), c.req.header(valveHeader));
       const mapped = messagesToReason(body, modelOf(c, body.model));
-      const { request, instructions, turnSources } = mapped;
-      checkPinned(c.env, request);
+      checkPinned(c.env, mapped.request);
+      const next = await continuationOf(c, body.valve?.approvals ?? [], mapped);
+      if (next.run !== undefined) {
+        const headers = { 'X-Request-Id': c.get('requestId'), 'request-id': c.get('requestId') };
+        if (body.stream !== true) return c.json(decidedMessageOf(next.run, body.model), 200, headers);
+        return sseResponse(decidedMessageEvents(next.run, body.model), new AbortController(), headers);
+      }
+      const { request, instructions, turnSources } = spliceReviewerTurns(mapped, next.splices);
       const run = {
         request,
         privacy: body.valve?.privacy,
@@ -89,6 +98,7 @@ export const anthropicRoutes = new Hono<AppEnv>()
       };
       const allow = body.valve?.allowTaintedDestructive === true;
       const notes = [...notesOf(c, body), ...mapped.notes];
+      const approvalsOf = approvalsLookup(c);
       if (body.stream === true) {
         const { events, receiptId, abort, replayed } = await answerStream(c, run);
         const frames = messageEvents(events, {
@@ -96,6 +106,7 @@ export const anthropicRoutes = new Hono<AppEnv>()
           allowTaintedDestructive: allow,
           requestId: c.get('requestId'),
           notes,
+          approvalsOf,
         });
         return sseResponse(frames, abort, {
           ...doorHeaders(c, receiptId, replayed),
@@ -104,7 +115,8 @@ export const anthropicRoutes = new Hono<AppEnv>()
       }
       const { response, replayed } = await answerJson(c, run);
       const held = holdBack(response, request.tools, allow);
-      return c.json(messageOf(response, held, notes), 200, {
+      const approvals = held.held.length > 0 ? await approvalsOf(response, held) : [];
+      return c.json(messageOf(response, held, notes, approvals), 200, {
         ...doorHeaders(c, response.receiptId, replayed),
         'request-id': c.get('requestId'),
       });

@@ -1,18 +1,15 @@
 import { Hono } from 'hono';
 import { approvalView } from '../approvals/approval-view';
 import { decideApproval } from '../approvals/decide-approval';
-import { recordAudit } from '../audit/record-audit';
 import { defaultPageRows } from '../contracts/admin-lists';
 import { approvalsQuerySchema, decisionBodySchema } from '../contracts/approvals';
 import { pageOf } from '../contracts/list-cursor';
 import type { AppEnv } from '../env';
-import { logOriginOf } from '../log/log-settings';
 import { requireJson, validJson } from '../middleware/json-body';
 import { requireKey } from '../middleware/require-key';
 import { validQuery } from '../middleware/valid-query';
-import { serviceKeysOf } from '../receipts/service-keys';
-import { countSetting } from '../settings';
 import { listHeldCalls } from '../storage/approvals';
+import { decideDepsOf } from './decide-deps';
 
 // A reviewer's API (docs/approvals.md): what waits, and a decision on one held tool call. Both take a
 // key with `approvals:write`, which an agent's key does not carry, and see only the key's tenant.
@@ -37,18 +34,7 @@ export const approvalRoutes = new Hono<AppEnv>()
     requireJson,
     validJson(decisionBodySchema),
     async (c) => {
-      const caller = c.get('caller');
-      const keys = await serviceKeysOf(c.env, logOriginOf(c.env));
-      const decided = await decideApproval(c.req.param('callId'), c.req.valid('json'), {
-        db: c.env.DB,
-        now: Date.now,
-        tenant: caller.tenant,
-        keyId: caller.keyId,
-        issuer: keys.issuer,
-        signingKey: keys.receiptKey,
-        capabilityTtlMs: countSetting(c.env, 'CAPABILITY_TTL_MS'),
-        recordAudit: (event) => recordAudit(c.env, event),
-      });
+      const decided = await decideApproval(c.req.param('callId'), c.req.valid('json'), await decideDepsOf(c));
       return c.json(decided);
     },
   );

@@ -4,9 +4,11 @@ import { chatChunks } from '../doors/openai/chat-chunks';
 import { chatRequestSchema } from '../doors/openai/chat-request';
 import { chatCompletionOf } from '../doors/openai/chat-response';
 import { chatToReason } from '../doors/openai/chat-to-reason';
+import { decidedChunks, decidedCompletionOf } from '../doors/openai/decided-chat';
 import { ignoredChatKnobs, ignoredWarnings } from '../doors/openai/ignored-knobs';
 import { modelOf, modelsListOf } from '../doors/openai/models-list';
 import { openaiErrorOf } from '../doors/openai/openai-error';
+import { spliceReviewerTurns } from '../doors/splice-reviewer-turns';
 import { sseResponse } from '../doors/sse-response';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -15,6 +17,7 @@ import { requireJson, validJson } from '../middleware/json-body';
 import { rateLimit } from '../middleware/rate-limit';
 import { requireKey } from '../middleware/require-key';
 import { catalogInForce } from '../policy/catalog-in-force';
+import { approvalsLookup, continuationOf } from './door-approvals';
 import { doorErrorResponder } from './door-error-response';
 import { checkPinned } from './door-pinned';
 import { answerJson, answerStream, doorHeaders } from './door-serve';
@@ -43,8 +46,19 @@ export const openaiRoutes = new Hono<AppEnv>()
     validJson(chatRequestSchema),
     async (c) => {
       const body = c.req.valid('json');
-      const { request, instructions, turnSources } = chatToReason(body);
-      checkPinned(c.env, request);
+      const mapped = chatToReason(body);
+      checkPinned(c.env, mapped.request);
+      const createdSec = Math.floor(Date.now() / 1000);
+      const next = await continuationOf(c, body.valve?.approvals ?? [], mapped);
+      if (next.run !== undefined) {
+        const headers = { 'X-Request-Id': c.get('requestId') };
+        if (body.stream !== true)
+          return c.json(decidedCompletionOf(next.run, body.model, createdSec), 200, headers);
+        const includeUsage = body.stream_options?.include_usage === true;
+        const frames = decidedChunks(next.run, body.model, createdSec, includeUsage);
+        return sseResponse(frames, new AbortController(), headers);
+      }
+      const { request, instructions, turnSources } = spliceReviewerTurns(mapped, next.splices);
       const run = {
         request,
         privacy: body.valve?.privacy,
@@ -55,7 +69,7 @@ export const openaiRoutes = new Hono<AppEnv>()
       };
       const allow = body.valve?.allowTaintedDestructive === true;
       const notes = ignoredWarnings(ignoredChatKnobs(body));
-      const createdSec = Math.floor(Date.now() / 1000);
+      const approvalsOf = approvalsLookup(c);
       if (body.stream === true) {
         const { events, receiptId, abort, replayed } = await answerStream(c, run);
         const frames = chatChunks(events, {
@@ -65,13 +79,15 @@ export const openaiRoutes = new Hono<AppEnv>()
           createdSec,
           requestId: c.get('requestId'),
           notes,
+          approvalsOf,
         });
         return sseResponse(frames, abort, doorHeaders(c, receiptId, replayed));
       }
       const { response, replayed } = await answerJson(c, run);
       const held = holdBack(response, request.tools, allow);
+      const approvals = held.held.length > 0 ? await approvalsOf(response, held) : [];
       return c.json(
-        chatCompletionOf(response, held, createdSec, notes),
+        chatCompletionOf(response, held, createdSec, notes, approvals),
         200,
         doorHeaders(c, response.receiptId, replayed),
       );

@@ -1,4 +1,5 @@
 import type { Approval, ApprovalStatus, HeldCall } from '../contracts/approvals';
+import { argsSha256 } from '../receipts/capability-token';
 
 export type { HeldCall } from '../contracts/approvals';
 
@@ -11,6 +12,12 @@ export interface StoredApproval extends HeldCall {
   decision: Record<string, unknown> | null;
   decidedBy: string | null;
   decidedAt: number | null;
+  /** The token issued with an approve or edit, once its audit record was written. */
+  capability: string | null;
+  /** The seq of the decision's audit record. */
+  auditSeq: number | null;
+  /** When the arguments were purged after the window (`args` is then `{}`); null while they are kept. */
+  argsPurgedAt: number | null;
 }
 
 interface RawRow {
@@ -29,6 +36,9 @@ interface RawRow {
   decision: string | null;
   decided_by: string | null;
   decided_at: number | null;
+  capability: string | null;
+  audit_seq: number | null;
+  args_purged_at: number | null;
 }
 
 function fromRow(row: RawRow): StoredApproval {
@@ -48,18 +58,46 @@ function fromRow(row: RawRow): StoredApproval {
     decision: row.decision === null ? null : (JSON.parse(row.decision) as Record<string, unknown>),
     decidedBy: row.decided_by,
     decidedAt: row.decided_at,
+    capability: row.capability,
+    auditSeq: row.audit_seq,
+    argsPurgedAt: row.args_purged_at,
   };
 }
 
-/** Keeps held calls in one statement each, batched; a call already held (a replayed answer) stays as it is. */
+function digestOf(args: Record<string, unknown>): string | null {
+  try {
+    return argsSha256(args);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Drops the arguments (the held ones, an edit's, and the offered tools' schemas) of held calls whose
+ * window ended by `now`, decided or not: what the audit record commits to, their digest, stays.
+ */
+export function purgeHeldArgs(db: D1Database, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE approvals SET args = '{}', tools = '[]', decision = json_remove(decision, '$.args'),
+         args_purged_at = ?1
+       WHERE args_purged_at IS NULL AND expires_at <= ?1`,
+    )
+    .bind(now);
+}
+
+/**
+ * Keeps held calls in one statement each, batched; a call already held (a replayed answer) stays as it
+ * is. The same round trip purges the arguments of calls whose window has passed.
+ */
 export async function insertHeldCalls(db: D1Database, calls: readonly HeldCall[]): Promise<void> {
   if (calls.length === 0) return;
   const statement = db.prepare(
-    `INSERT INTO approvals (tenant, receipt_id, call_id, tool, args, tools, description, allowed, tainted, held_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO approvals (tenant, receipt_id, call_id, tool, args, tools, description, allowed, tainted, held_at, expires_at, args_sha256)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
-  await db.batch(
-    calls.map((call) =>
+  await db.batch([
+    ...calls.map((call) =>
       statement.bind(
         call.tenant,
         call.receiptId,
@@ -72,9 +110,38 @@ export async function insertHeldCalls(db: D1Database, calls: readonly HeldCall[]
         call.tainted ? 1 : 0,
         call.heldAt,
         call.expiresAt,
+        digestOf(call.args),
       ),
     ),
-  );
+    purgeHeldArgs(db, Math.min(...calls.map((call) => call.heldAt))),
+  ]);
+}
+
+/** A tenant's held calls of one answer. */
+export async function heldCallsOfReceipt(
+  db: D1Database,
+  tenant: string,
+  receiptId: string,
+): Promise<StoredApproval[]> {
+  const { results } = await db
+    .prepare('SELECT * FROM approvals WHERE tenant = ? AND receipt_id = ?')
+    .bind(tenant, receiptId)
+    .all<RawRow>();
+  return results.map(fromRow);
+}
+
+/** Keeps the token issued with a decision and its audit record's seq, once the record is written. */
+export async function recordDecisionOutcome(
+  db: D1Database,
+  key: { tenant: string; receiptId: string; callId: string },
+  outcome: { capability: string | null; auditSeq: number },
+): Promise<void> {
+  await db
+    .prepare(
+      'UPDATE approvals SET capability = ?, audit_seq = ? WHERE tenant = ? AND receipt_id = ? AND call_id = ?',
+    )
+    .bind(outcome.capability, outcome.auditSeq, key.tenant, key.receiptId, key.callId)
+    .run();
 }
 
 /** A tenant's held calls with this id (one, unless a model reused an id across answers), or the one of a receipt. */

@@ -3,7 +3,7 @@ import type { ReasonResponse, Warning } from '../../contracts/reason-response';
 import { ApiError } from '../../errors';
 import type { StreamEvent } from '../../streaming/stream-events';
 import { holdBack } from '../hold-back';
-import { valveExtensionOf } from '../valve-extension';
+import { type ApprovalsOf, valveExtensionOf } from '../valve-extension';
 import { anthropicErrorOf } from './anthropic-error';
 import {
   messageIdOf,
@@ -29,6 +29,8 @@ export interface EventOptions {
   requestId: string;
   /** The door's own warnings for the `valve` extension. */
   notes?: readonly Warning[];
+  /** The approval requests of the calls held back, for `valve.approvals`. */
+  approvalsOf?: ApprovalsOf;
 }
 
 export function frame(type: string, data: Record<string, unknown>): string {
@@ -146,10 +148,11 @@ export async function* messageEvents(
         }
         const stopReason: StopReason =
           event.type === 'response.cancelled' ? 'max_tokens' : stopReasonOf(response, held);
+        const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
         yield frame('message_delta', {
           delta: { stop_reason: stopReason, stop_sequence: null },
           usage: usageOf(response),
-          valve: valveExtensionOf('anthropic', response, held, options.notes),
+          valve: valveExtensionOf('anthropic', response, held, options.notes, approvals),
         });
         yield frame('message_stop', {});
         return;

@@ -1,3 +1,4 @@
+import type { HeldApproval } from '../../contracts/door-approvals';
 import type { ReasonResponse, ToolCall, Warning } from '../../contracts/reason-response';
 import type { HeldBack } from '../hold-back';
 import { valveExtensionOf } from '../valve-extension';
@@ -84,7 +85,12 @@ export function contentOf(response: ReasonResponse, held: HeldBack): ContentBloc
   return blocks;
 }
 
-export function messageOf(response: ReasonResponse, held: HeldBack, notes: readonly Warning[] = []) {
+export function messageOf(
+  response: ReasonResponse,
+  held: HeldBack,
+  notes: readonly Warning[] = [],
+  approvals: readonly HeldApproval[] = [],
+) {
   return {
     id: messageIdOf(response.receiptId),
     type: 'message' as const,
@@ -94,6 +100,6 @@ export function messageOf(response: ReasonResponse, held: HeldBack, notes: reado
     stop_reason: stopReasonOf(response, held),
     stop_sequence: null,
     usage: usageOf(response),
-    valve: valveExtensionOf('anthropic', response, held, notes),
+    valve: valveExtensionOf('anthropic', response, held, notes, approvals),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reasonResponseSchema } from '../../contracts/reason-response';
+import { decidedExtensionSchema, doorExtensionSchema } from '../../contracts/door-approvals';
 
 // The door's answers as zod schemas, for the OpenAPI document: Anthropic's own shapes, plus `valve`.
 
@@ -29,7 +29,7 @@ export const messageSchema = z.object({
     cache_creation_input_tokens: z.number().int(),
     cache_read_input_tokens: z.number().int(),
   }),
-  valve: reasonResponseSchema,
+  valve: z.union([doorExtensionSchema, decidedExtensionSchema]),
 });
 
 export const tokensCountSchema = z.object({ input_tokens: z.number().int() });

@@ -3,7 +3,7 @@ import type { ReasonResponse, Warning } from '../../contracts/reason-response';
 import { ApiError } from '../../errors';
 import type { StreamEvent } from '../../streaming/stream-events';
 import { holdBack } from '../hold-back';
-import { valveExtensionOf } from '../valve-extension';
+import { type ApprovalsOf, valveExtensionOf } from '../valve-extension';
 import { chatUsageOf, completionIdOf, finishReasonOf, modelIdOf, wireToolCallsOf } from './chat-response';
 import { openaiErrorOf } from './openai-error';
 import { chatAnnotationsOf } from './url-citations';
@@ -22,6 +22,8 @@ export interface ChunkOptions {
   requestId: string;
   /** The door's own warnings for the `valve` extension (knobs it did not apply). */
   notes?: readonly Warning[];
+  /** The approval requests of the calls held back, for `valve.approvals`. */
+  approvalsOf?: ApprovalsOf;
 }
 
 const frame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
@@ -93,7 +95,8 @@ export async function* chatChunks(
         for (const [index, call] of calls.entries()) yield frame(chunk({ tool_calls: [{ index, ...call }] }));
         if (held.note && response.output.format === 'text' && response.output.text === '')
           yield frame(chunk({ content: held.note }));
-        const valve = valveExtensionOf('openai', response, held, options.notes);
+        const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
+        const valve = valveExtensionOf('openai', response, held, options.notes, approvals);
         const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
         yield frame(chunk({}, finish, { valve }));
         if (options.includeUsage) {

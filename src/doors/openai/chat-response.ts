@@ -1,3 +1,4 @@
+import type { HeldApproval } from '../../contracts/door-approvals';
 import type { ReasonResponse, Warning } from '../../contracts/reason-response';
 import type { HeldBack } from '../hold-back';
 import { valveExtensionOf } from '../valve-extension';
@@ -69,6 +70,7 @@ export function chatCompletionOf(
   held: HeldBack,
   createdSec: number,
   notes: readonly Warning[] = [],
+  approvals: readonly HeldApproval[] = [],
 ) {
   const toolCalls = wireToolCallsOf(held);
   const content = contentOf(response, held);
@@ -97,6 +99,6 @@ export function chatCompletionOf(
     ],
     usage: chatUsageOf(response),
     system_fingerprint: null,
-    valve: valveExtensionOf('openai', response, held, notes),
+    valve: valveExtensionOf('openai', response, held, notes, approvals),
   };
 }

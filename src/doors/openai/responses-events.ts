@@ -2,12 +2,14 @@ import type { ReasonRequest } from '../../contracts/reason-request';
 import type { ReasonResponse } from '../../contracts/reason-response';
 import type { StreamEvent } from '../../streaming/stream-events';
 import { holdBack } from '../hold-back';
+import type { ApprovalsOf } from '../valve-extension';
 import { errorOfEvent } from './chat-chunks';
 import { modelIdOf } from './chat-response';
 import { openaiErrorOf } from './openai-error';
 import { responsesReasoningItemOf } from './reasoning-output';
 import type { ResponsesRequest } from './responses-request';
 import {
+  approvalRequestItemOf,
   finishedResponseOf,
   functionCallItemOf,
   messageIdOf,
@@ -33,6 +35,8 @@ export interface ResponsesEventOptions {
   allowTaintedDestructive: boolean;
   createdSec: number;
   requestId: string;
+  /** The approval requests of the calls held back, for `valve.approvals`. */
+  approvalsOf?: ApprovalsOf;
 }
 
 export async function* responsesEvents(
@@ -108,7 +112,14 @@ export async function* responsesEvents(
       if (!shell) yield begin(response.receiptId, modelIdOf(response));
       const current = shell as ResponseShell;
       const held = holdBack(response, options.tools, options.allowTaintedDestructive);
-      const finished = finishedResponseOf(response, held, current, event.type === 'response.cancelled');
+      const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
+      const finished = finishedResponseOf(
+        response,
+        held,
+        current,
+        event.type === 'response.cancelled',
+        approvals,
+      );
       const items = outputItemsOf(response, held);
       let out = '';
       let index = 0;
@@ -145,6 +156,13 @@ export async function* responsesEvents(
           name: item.name,
           arguments: item.arguments,
         });
+        out += frame('response.output_item.done', { output_index: index, item });
+        index++;
+      }
+      // An approval request comes whole: added, then done, with nothing between.
+      for (const call of held.held) {
+        const item = approvalRequestItemOf(response.receiptId, call);
+        out += frame('response.output_item.added', { output_index: index, item });
         out += frame('response.output_item.done', { output_index: index, item });
         index++;
       }

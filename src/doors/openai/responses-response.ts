@@ -1,4 +1,5 @@
-import type { ReasonResponse } from '../../contracts/reason-response';
+import type { HeldApproval } from '../../contracts/door-approvals';
+import type { ReasonResponse, ToolCall } from '../../contracts/reason-response';
 import type { HeldBack } from '../hold-back';
 import { valveExtensionOf } from '../valve-extension';
 import { contentOf, modelIdOf, refusalTextOf } from './chat-response';
@@ -9,7 +10,7 @@ import { responsesAnnotationsOf } from './url-citations';
 
 // A signed Reason response as a Responses API `response` object: a message item with the text (or the
 // JSON answer as text, or a `refusal` part when the model declined), one `function_call` item per call
-// handed over, usage, and `valve`.
+// handed over, one `mcp_approval_request` item per call held back for a reviewer, usage, and `valve`.
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 
@@ -48,6 +49,23 @@ export function functionCallItemOf(call: HeldBack['visible'][number], status: 'i
     name: call.name,
     arguments: status === 'completed' ? JSON.stringify(call.arguments) : '',
     status,
+  };
+}
+
+/**
+ * The id of a held call's approval request: the receipt of the answer that held it and the call's id,
+ * so an `mcp_approval_response` names the call unambiguously.
+ */
+export const approvalRequestIdOf = (receiptId: string, callId: string) => `mcpr_${receiptId}_${callId}`;
+
+/** A held call as OpenAI's item for a tool call that waits for approval; Valve is its "server". */
+export function approvalRequestItemOf(receiptId: string, call: ToolCall) {
+  return {
+    type: 'mcp_approval_request' as const,
+    id: approvalRequestIdOf(receiptId, call.id),
+    server_label: 'valve',
+    name: call.name,
+    arguments: JSON.stringify(call.arguments),
   };
 }
 
@@ -114,6 +132,7 @@ export function outputItemsOf(response: ReasonResponse, held: HeldBack) {
   return [
     ...(part ? [messageItemOf(messageIdOf(response.receiptId), part, 'completed')] : []),
     ...held.visible.map((call) => functionCallItemOf(call, 'completed')),
+    ...held.held.map((call) => approvalRequestItemOf(response.receiptId, call)),
     ...(reasoning ? [reasoning] : []),
   ];
 }
@@ -124,6 +143,7 @@ export function finishedResponseOf(
   held: HeldBack,
   shell: ResponseShell,
   cancelled = false,
+  approvals: readonly HeldApproval[] = [],
 ) {
   // A refusal is a complete answer, as OpenAI's own refusal response is `completed`.
   const filtered = response.finishReason === 'content_filter' && response.output.format !== 'refusal';
@@ -134,6 +154,12 @@ export function finishedResponseOf(
     model: modelIdOf(response),
     output: outputItemsOf(response, held),
     usage: responsesUsageOf(response),
-    valve: valveExtensionOf('openai', response, held, ignoredWarnings(ignoredResponsesKnobs(shell.request))),
+    valve: valveExtensionOf(
+      'openai',
+      response,
+      held,
+      ignoredWarnings(ignoredResponsesKnobs(shell.request)),
+      approvals,
+    ),
   });
 }

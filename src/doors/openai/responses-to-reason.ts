@@ -4,13 +4,16 @@ import { invalidParam, type ParamPath } from '../invalid-param';
 import { checkDoorMedia, type PlacedPart } from '../media-parts';
 import type { DoorRequest } from '../pipeline-request';
 import { decodeReasoning } from '../reasoning-carrier';
+import { type ApprovalAnswer, approvalAnswerOf } from './approval-responses';
 import { argumentsOf, fileProviderOf, partRefusal, userTurnOf } from './chat-to-reason';
 import { type MediaScope, responsesMediaPart, responsesMediaTypes } from './media-parts';
 import type { ResponsesRequest } from './responses-request';
 
 // Responses API → Reason request, mapping version `openai.responses/1`: `instructions` and system or
 // developer items → instructions; user and assistant messages → conversation; `function_call` and
-// `function_call_output` items → tool turns. Valve keeps no content, so nothing refers to state.
+// `function_call_output` items → tool turns. Valve keeps no content, so nothing refers to state, except
+// `mcp_approval_response` items, which name a call Valve held for a reviewer (its own
+// `mcp_approval_request` items, sent back, are left out: the door puts a rejected call back itself).
 
 export const responsesTask = 'openai.responses/1';
 
@@ -83,7 +86,12 @@ function stateless(request: ResponsesRequest): void {
     throw invalidParam(['conversation'], 'Valve keeps no content: send the whole conversation as input');
 }
 
-export function responsesToReason(request: ResponsesRequest): DoorRequest {
+export interface ResponsesDoorRequest extends DoorRequest {
+  /** The `mcp_approval_response` items of the input, in order. */
+  approvalAnswers: ApprovalAnswer[];
+}
+
+export function responsesToReason(request: ResponsesRequest): ResponsesDoorRequest {
   stateless(request);
   const instructions: InstructionPart[] = [];
   if (request.instructions) instructions.push({ text: request.instructions, param: ['instructions'] });
@@ -91,6 +99,7 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
   // The input item each turn starts at, for errors that name a turn (-1: the input is one string).
   const sources: number[] = [];
   const toolNames = new Map<string, string>();
+  const approvalAnswers: ApprovalAnswer[] = [];
   // Each user message's media parts, and where they came from, for the request's limits.
   const media: PlacedPart[][] = [];
   const scope: MediaScope = { fileProvider: fileProviderOf(request.model, request.valve) };
@@ -180,7 +189,9 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
         name,
         content: textOf(output, [...at, 'output'], 'a function_call_output'),
       });
-    } else {
+    } else if (type === 'mcp_approval_response') {
+      approvalAnswers.push(approvalAnswerOf(item as Record<string, unknown>, at));
+    } else if (type !== 'mcp_approval_request') {
       throw invalidParam([...at, 'type'], `input items of type '${type}' are not supported`);
     }
   });
@@ -216,5 +227,5 @@ export function responsesToReason(request: ResponsesRequest): DoorRequest {
     maxOutputTokens: request.max_output_tokens ?? undefined,
     valve: request.valve,
   });
-  return { request: reason, instructions, turnSources: sources };
+  return { request: reason, instructions, turnSources: sources, approvalAnswers };
 }

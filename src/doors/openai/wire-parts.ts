@@ -135,5 +135,28 @@ export const responsesItemWire: WireSchema = {
       properties: { type: { const: 'function_call_output' }, call_id: callId, output: responsesText },
       required: ['type', 'call_id', 'output'],
     },
+    {
+      type: 'object',
+      description: 'An approval request of a held call, as Valve answered it: left out of the conversation',
+      properties: {
+        type: { const: 'mcp_approval_request' },
+        id: { type: 'string' },
+        server_label: { type: 'string' },
+        name: { type: 'string' },
+        arguments: { type: 'string' },
+      },
+      required: ['type', 'id'],
+    },
+    {
+      type: 'object',
+      description: 'Continues after a reviewer decided the held call it names (docs/approvals.md)',
+      properties: {
+        type: { const: 'mcp_approval_response' },
+        approval_request_id: { type: 'string', pattern: '^mcpr_' },
+        approve: { type: 'boolean' },
+        reason: { type: ['string', 'null'] },
+      },
+      required: ['type', 'approval_request_id', 'approve'],
+    },
   ],
 };

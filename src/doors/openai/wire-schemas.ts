@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { reasonResponseSchema } from '../../contracts/reason-response';
+import { decidedExtensionSchema, doorExtensionSchema } from '../../contracts/door-approvals';
 
 // The door's answers as zod schemas, for the OpenAPI document: OpenAI's own shapes, plus `valve`.
 
-const valveSchema = reasonResponseSchema;
+/** The signed Reason response (with the calls held back), or the decision a continuation carried out. */
+const valveSchema = z.union([doorExtensionSchema, decidedExtensionSchema]);
 
 const usageSchema = z.object({
   prompt_tokens: z.number().int(),

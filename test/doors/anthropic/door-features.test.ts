@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonResponseSchema } from '../../../src/contracts/reason-response';
+import { doorExtensionSchema } from '../../../src/contracts/door-approvals';
 import { createKey, postJson } from '../../helpers/api';
 import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
 import { base64Of, pdfOf, pngOf } from '../../helpers/media-samples';
@@ -35,7 +35,7 @@ describe('tool calls at the Anthropic door', () => {
     });
     expect(res.status).toBe(200);
     const json = (await res.json()) as Message;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(valve.toolCalls).toMatchObject([{ name: 'delete_all', tainted: true }]);
     expect(json.content.some((block) => block.type === 'tool_use')).toBe(false);
     expect(json.content.at(-1)?.text).toContain(
@@ -55,7 +55,7 @@ describe('tool calls at the Anthropic door', () => {
       valve: { ...destructive, allowTaintedDestructive: true },
     });
     const json = (await res.json()) as Message;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(json.stop_reason).toBe('tool_use');
     expect(json.content.at(-1)).toEqual({
       type: 'tool_use',
@@ -95,7 +95,7 @@ describe('tool calls at the Anthropic door', () => {
     expect(delta.delta.type).toBe('input_json_delta');
     expect(events[start + 2]?.json).toEqual({ type: 'content_block_stop', index: block.index });
     const last = events.at(-2)?.json as { delta: { stop_reason: string }; valve: unknown };
-    const valve = reasonResponseSchema.parse(last.valve);
+    const valve = doorExtensionSchema.parse(last.valve);
     expect(JSON.parse(delta.delta.partial_json)).toEqual(valve.toolCalls[0]?.arguments);
     expect(block.content_block.id).toBe(valve.toolCalls[0]?.id);
     expect(last.delta.stop_reason).toBe('tool_use');
@@ -204,7 +204,7 @@ describe('media at the Anthropic door', () => {
       ],
     });
     expect(res.status).toBe(200);
-    const valve = reasonResponseSchema.parse(((await res.json()) as Message).valve);
+    const valve = doorExtensionSchema.parse(((await res.json()) as Message).valve);
     expect(valve.decision.media?.map((m) => m.type)).toEqual(['image', 'file']);
   });
 

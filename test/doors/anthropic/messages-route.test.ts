@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonResponseSchema } from '../../../src/contracts/reason-response';
+import { doorExtensionSchema } from '../../../src/contracts/door-approvals';
 import { createKey, postJson } from '../../helpers/api';
 import { eventsOf, messages, userMessage } from './anthropic-calls';
 
@@ -19,7 +19,7 @@ describe('POST /anthropic/v1/messages', () => {
     const res = await messages(key, body);
     expect(res.status).toBe(200);
     const json = (await res.json()) as Record<string, unknown>;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(json).toMatchObject({
       id: `msg_${valve.receiptId}`,
       type: 'message',
@@ -126,7 +126,7 @@ describe('POST /anthropic/v1/messages', () => {
       },
     );
     expect(res.status).toBe(200);
-    const valve = reasonResponseSchema.parse(((await res.json()) as { valve: unknown }).valve);
+    const valve = doorExtensionSchema.parse(((await res.json()) as { valve: unknown }).valve);
     const codes = valve.warnings.map((w) => w.code);
     expect(codes.filter((code) => code === 'anthropic.beta_ignored')).toHaveLength(2);
     expect(codes).toContain('anthropic.thinking_dropped');
@@ -156,7 +156,7 @@ describe('POST /anthropic/v1/messages with stream: true', () => {
     for (const e of events) expect(e.json.type).toBe(e.event);
     const start = events[0]?.json.message as { id: string; content: unknown[] };
     const last = events.at(-2)?.json as { delta: { stop_reason: string }; valve: unknown };
-    const valve = reasonResponseSchema.parse(last.valve);
+    const valve = doorExtensionSchema.parse(last.valve);
     expect(start.id).toBe(`msg_${valve.receiptId}`);
     expect(start.content).toEqual([]);
     expect(last.delta.stop_reason).toBe('end_turn');
@@ -184,7 +184,7 @@ describe('Valve options in the x-valve-options header', () => {
     const res = await messages(key, heldBody, { 'x-valve-options': JSON.stringify(options) });
     expect(res.status).toBe(200);
     const json = (await res.json()) as { content: { type: string }[]; valve: unknown };
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(valve.task).toBe('code');
     expect(json.content.map((block) => block.type)).toEqual(['text']);
     expect(valve.warnings.map((w) => w.code)).toContain('anthropic.tool_call_held');

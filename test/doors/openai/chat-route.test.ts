@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonResponseSchema } from '../../../src/contracts/reason-response';
+import { doorExtensionSchema } from '../../../src/contracts/door-approvals';
 import { call, createKey, postJson } from '../../helpers/api';
 
 const chat = (key: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -30,7 +30,7 @@ describe('POST /openai/v1/chat/completions', () => {
     const res = await chat(key, hello);
     expect(res.status).toBe(200);
     const json = (await res.json()) as Completion;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(json.id).toBe(`chatcmpl-${valve.receiptId}`);
     expect(res.headers.get('x-valve-receipt-id')).toBe(valve.receiptId);
     expect(res.headers.get('x-request-id')).toMatch(/.+/);
@@ -154,17 +154,26 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
   it('holds back a tainted call to a destructive tool and says so in the answer', async () => {
     const { key } = await createKey();
     const json = (await (await chat(key, destructive)).json()) as Completion;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(valve.toolCalls).toMatchObject([{ name: 'delete_file', tainted: true }]);
     expect(json.choices[0]?.message.tool_calls).toBeUndefined();
     expect(json.choices[0]?.finish_reason).toBe('stop');
     expect(json.choices[0]?.message.content).toMatch(
       /^Valve held back 1 call\(s\) to the destructive tool\(s\) delete_file/,
     );
+    expect(valve.approvals).toMatchObject([
+      {
+        callId: valve.toolCalls[0]?.id,
+        receiptId: valve.receiptId,
+        tool: 'delete_file',
+        allowed: ['approve', 'edit', 'reject', 'respond'],
+      },
+    ]);
+    expect(valve.approvals?.[0]?.expiresAt).toBeGreaterThan(Date.now());
     expect(valve.warnings.filter((w) => w.code === 'openai.tool_call_held')).toEqual([
       {
         code: 'openai.tool_call_held',
-        message: `Tool call ${valve.toolCalls[0]?.id} (delete_file) follows untrusted input and its tool is destructive: it was not handed to the client.`,
+        message: `Tool call ${valve.toolCalls[0]?.id} (delete_file) follows untrusted input and its tool is destructive: it was not handed to the client; a reviewer decides it (valve.approvals).`,
       },
     ]);
   });
@@ -186,7 +195,7 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     ).json()) as Completion;
     expect(json.model).toBe('sim/deep');
     // The planner itself excluded them, so the signed decision trace says why.
-    expect(reasonResponseSchema.parse(json.valve).decision.excluded).toContainEqual(
+    expect(doorExtensionSchema.parse(json.valve).decision.excluded).toContainEqual(
       expect.objectContaining({ model: 'fast', reason: 'privacy' }),
     );
   });
@@ -304,7 +313,7 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     // The simulated agent answers in text once a tool result is in the prompt.
     expect(json.choices[0]?.finish_reason).toBe('stop');
     expect(json.choices[0]?.message.content).toMatch(/.+/);
-    expect(reasonResponseSchema.parse(json.valve).toolCalls).toEqual([]);
+    expect(doorExtensionSchema.parse(json.valve).toolCalls).toEqual([]);
   });
 
   it('answers a tool call left unanswered with a 400 naming the message it is in', async () => {
@@ -345,7 +354,7 @@ describe('POST /openai/v1/chat/completions: trust, privacy and the rest of the e
     const { key } = await createKey();
     const res = await chat(key, { ...hello, response_format: { type: 'json_object' } });
     const json = (await res.json()) as Completion;
-    const valve = reasonResponseSchema.parse(json.valve);
+    const valve = doorExtensionSchema.parse(json.valve);
     expect(valve.output.format).toBe('json');
     expect(JSON.parse(json.choices[0]?.message.content ?? '')).toEqual(
       (valve.output as { value: unknown }).value,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonResponseSchema } from '../../../src/contracts/reason-response';
+import { doorExtensionSchema } from '../../../src/contracts/door-approvals';
 import { createKey, postJson } from '../../helpers/api';
 import { framesOf } from './door-calls';
 
@@ -63,7 +63,7 @@ interface ResponsesJson {
 }
 
 function expectHeld(valveJson: unknown) {
-  const response = reasonResponseSchema.parse(valveJson);
+  const response = doorExtensionSchema.parse(valveJson);
   expect(response.toolCalls).toMatchObject([{ name: 'delete_all', tainted: true }]);
   expect(response.toolCalls[0]?.approval).toBeDefined();
   expect(response.warnings.map((w) => w.code)).toContain('openai.tool_call_held');
