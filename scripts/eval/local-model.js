@@ -176,14 +176,18 @@ export async function startModelServer(python, gguf, port, threads) {
   return { url, stop: stopper(child) };
 }
 
-/** A catalog with the one local model and its measured rendering defaults, read by Valve as VALVE_CATALOG. */
-export function localCatalog(modelUrl, size) {
+/**
+ * A catalog with one model behind an OpenAI-compatible endpoint (`baseUrl` ends in /v1), read by Valve as
+ * VALVE_CATALOG. `rendering` is the entry's promptMode/promptLayout, `{}` for the untuned default;
+ * `apiKeyEnv` names the secret its key comes from, if it needs one.
+ */
+export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, source }) {
   return {
-    providers: [{ id: 'local', kind: 'openai', baseUrl: `${modelUrl}/v1` }],
+    providers: [{ id: 'eval', kind: 'openai', baseUrl, ...(apiKeyEnv ? { apiKeyEnv } : {}) }],
     models: [
       {
-        provider: 'local',
-        model: `qwen2.5-coder-${size}`,
+        provider: 'eval',
+        model,
         regions: ['local'],
         priceUsdPerMTok: { input: 0, output: 0 },
         quality: 10,
@@ -192,18 +196,35 @@ export function localCatalog(modelUrl, size) {
         maxOutputTokens: 512,
         capabilities: { tools: false, json: 'none', reasoning: false, base64Data: false },
         maxPrivacy: 'internal',
-        ...localModels[size].catalog,
-        source: `local llama.cpp, ${localModels[size].name}`,
+        ...rendering,
+        source,
       },
     ],
   };
 }
 
-/** `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars; resolves with its key. */
-export async function startValve(work, port, catalog) {
+/** The catalog of a local model, with its measured rendering, or none when `untuned`. */
+export function localCatalog(modelUrl, size, { untuned = false } = {}) {
+  return endpointCatalog({
+    baseUrl: `${modelUrl}/v1`,
+    model: `qwen2.5-coder-${size}`,
+    rendering: untuned ? {} : localModels[size].catalog,
+    source: `local llama.cpp, ${localModels[size].name}`,
+  });
+}
+
+/**
+ * `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars (the catalog and any
+ * `secrets`, name to value); resolves with its key.
+ */
+export async function startValve(work, port, catalog, secrets = {}) {
   mkdirSync(work, { recursive: true });
   const devVars = join(work, '.dev.vars');
-  writeFileSync(devVars, `VALVE_CATALOG=${JSON.stringify(catalog)}\n`);
+  const lines = [
+    `VALVE_CATALOG=${JSON.stringify(catalog)}`,
+    ...Object.entries(secrets).map(([k, v]) => `${k}=${v}`),
+  ];
+  writeFileSync(devVars, `${lines.join('\n')}\n`, { mode: 0o600 });
   const child = spawn(
     process.execPath,
     [
