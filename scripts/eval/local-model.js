@@ -191,7 +191,9 @@ export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, sou
         regions: ['local'],
         priceUsdPerMTok: { input: 0, output: 0 },
         quality: 10,
-        latency: { ttftMsP50: 2000, ttftMsP90: 8000, outputTokensPerSec: 20 },
+        // Slow on purpose: a CPU model shared with other work can take a minute a call, and a call Valve
+        // cut as a stall would be retried while the server still works on it.
+        latency: { ttftMsP50: 10_000, ttftMsP90: 120_000, outputTokensPerSec: 2 },
         contextTokens: 4096,
         maxOutputTokens: 512,
         capabilities: { tools: false, json: 'none', reasoning: false, base64Data: false },

@@ -39,7 +39,12 @@ export function startRecordProxy(target) {
           last = undefined;
           return body === undefined ? undefined : JSON.parse(body);
         },
-        close: () => new Promise((done) => server.close(() => done())),
+        // Kept-alive connections would hold close() open after an interrupted run.
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

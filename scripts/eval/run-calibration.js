@@ -9,7 +9,9 @@ import { splitTrials } from './split.js';
 
 async function runLogged(arm, trials, target) {
   const t0 = Date.now();
-  const { outcomes } = await runArm(arm, trials, target);
+  const { outcomes } = await runArm(arm, trials, target, (done, total) => {
+    if (done % 5 === 0) console.error(`eval: ${arm} ${done}/${total}`);
+  });
   const errors = outcomes.filter((o) => o.error !== undefined).length;
   console.error(
     `eval: ${arm} on ${trials.length} trials (${Math.round((Date.now() - t0) / 1000)} s, ${errors} errors)`,
