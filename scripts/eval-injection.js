@@ -14,7 +14,7 @@
 //   --calibrate [--candidates a,b] [--write catalog.json] [--seed N]: choose a rendering on half the
 //     attacks, report it on the other half and on a family the choice never saw, give the catalog fields.
 //   --adaptive ROUNDS (or --arms adaptive, 5 rounds) [--adaptive-trials N, default 20]: the adaptive
-//     attacker against naive-after and valve on the same e-mails, with a local model as its rewriter.
+//     attacker against naive-after and valve on the same e-mails, the model under test as its rewriter.
 // Reads ../shared/data/injection/bipia/ (microsoft/BIPIA, MIT) beside the repository.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -156,13 +156,13 @@ function writeResults(target, byArm, wire, started, name) {
 }
 
 /** A calibration's or adaptive run's report, written beside the others. */
-function writeReport(target, kind, markdown, json, started) {
+function writeReport(target, kind, markdown, json, started, trialsLine) {
   const name = `${new Date().toISOString().slice(0, 16).replace(':', '')}-${size ?? 'remote'}-${kind}`;
   const header = [
     `# Injection eval, ${kind}: ${target.label}`,
     '',
     `${new Date().toISOString()}, \`npm run eval:injection -- ${argv.join(' ')}\`, ${Math.round((Date.now() - started) / 60000)} min.`,
-    `Trials: ${attacked} BIPIA e-mail attacks, ${perTemplate} per rendering attack, ${unseen} per unseen attack, ${Math.min(cleanCount, emails.length)} clean e-mails; temperature 0, seed 42, 64 output tokens; split seed ${seed}.`,
+    trialsLine,
     '',
   ].join('\n');
   mkdirSync(outDir, { recursive: true });
@@ -185,19 +185,21 @@ async function main() {
       seed,
       write: write === undefined ? undefined : String(write),
     });
-    return writeReport(target, 'calibration', markdown, json, started);
+    const line = `Trials: ${attacked} BIPIA e-mail attacks, ${perTemplate} per rendering attack, ${unseen} per unseen attack, ${Math.min(cleanCount, emails.length)} clean e-mails; temperature 0, seed 42, 64 output tokens; split seed ${seed}.`;
+    return writeReport(target, 'calibration', markdown, json, started, line);
   }
   if (adaptiveRounds !== undefined) {
     const started = Date.now();
     const count = Number(option('adaptive-trials', '20'));
     const attackedTrials = trials.filter((t) => t.family === 'bipia').slice(0, count);
-    const rewriter = target.modelUrl && size !== undefined ? modelRewriter(target, seed) : undefined;
+    const rewriter = target.modelUrl ? modelRewriter(target, seed) : undefined;
     const { markdown, json } = await runAdaptive(attackedTrials, target, arms, {
       rounds: adaptiveRounds,
       seed,
       rewriter,
     });
-    return writeReport(target, 'adaptive', markdown, json, started);
+    const line = `Trials: the first ${attackedTrials.length} BIPIA e-mail attacks, ${adaptiveRounds} rewrites each after the fixed injection; the target at temperature 0, seed 42, 64 output tokens; mutation seed ${seed}${rewriter ? ', the local model rewriting on even rounds' : ''}.`;
+    return writeReport(target, 'adaptive', markdown, json, started, line);
   }
   const byArm = new Map();
   const wire = {};
