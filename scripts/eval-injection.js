@@ -13,6 +13,7 @@
 // the catalog: the default every new model gets).
 //   --calibrate [--candidates a,b] [--write catalog.json] [--seed N]: choose a rendering on half the
 //     attacks, report it on the other half and on a family the choice never saw, give the catalog fields.
+//     With --from results.json [--as arm=valve:<mode>@<layout>,…] it replays a recorded run, no model.
 //   --adaptive ROUNDS (or --arms adaptive, 5 rounds) [--adaptive-trials N, default 20]: the adaptive
 //     attacker against naive-after and valve on the same e-mails, the model under test as its rewriter.
 // Reads ../shared/data/injection/bipia/ (microsoft/BIPIA, MIT) beside the repository.
@@ -24,7 +25,7 @@ import { calibrationArms } from './eval/calibrate.js';
 import { localModels } from './eval/local-model.js';
 import { modelRewriter, runAdaptive } from './eval/run-adaptive.js';
 import { runArm } from './eval/run-arm.js';
-import { runCalibration } from './eval/run-calibration.js';
+import { recordedOutcomes, runCalibration } from './eval/run-calibration.js';
 import { setUpTarget } from './eval/set-up.js';
 import { splitSeed } from './eval/split.js';
 import { markdownTable, summarize } from './eval/summarize.js';
@@ -157,7 +158,7 @@ function writeResults(target, byArm, wire, started, name) {
 
 /** A calibration's or adaptive run's report, written beside the others. */
 function writeReport(target, kind, markdown, json, started, trialsLine) {
-  const name = `${new Date().toISOString().slice(0, 16).replace(':', '')}-${size ?? 'remote'}-${kind}`;
+  const name = `${new Date().toISOString().slice(0, 16).replace(':', '')}-${size ?? (option('from', undefined) ? 'replayed' : 'remote')}-${kind}`;
   const header = [
     `# Injection eval, ${kind}: ${target.label}`,
     '',
@@ -176,8 +177,21 @@ function writeReport(target, kind, markdown, json, started, trialsLine) {
   console.log(`${header}${markdown}\n\neval: wrote ${join(outDir, `${name}.md`)} and .json`);
 }
 
+/** `--calibrate --from results.json [--as arm=valve:mode@layout,…]`: the choice on outcomes a run recorded. */
+function replayTarget(file) {
+  const results = JSON.parse(readFileSync(join(root, file), 'utf8'));
+  const rename = Object.fromEntries(
+    String(option('as', ''))
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => pair.split('=')),
+  );
+  return { label: `${results.model}, replayed from ${file}`, replay: recordedOutcomes(results, rename) };
+}
+
 async function main() {
-  const target = await setUp();
+  const from = option('from', undefined);
+  const target = from === undefined ? await setUp() : replayTarget(String(from));
   if (calibrate) {
     const started = Date.now();
     const write = option('write', undefined);

@@ -7,7 +7,27 @@ import { catalogFields, choiceTable, chooseRendering, reportTable } from './cali
 import { runArm } from './run-arm.js';
 import { splitTrials } from './split.js';
 
+/**
+ * Outcomes recorded by an earlier run (its results JSON), replayed instead of asking a model: a Map of
+ * arm to a Map of trial id to `{ hijacked, correct }` or `{ error }`. `rename` maps a recorded arm to
+ * the rendering it stood for (a run's `valve` arm is whatever that catalog entry named).
+ */
+export function recordedOutcomes(results, rename = {}) {
+  const replay = new Map();
+  for (const [arm, list] of Object.entries(results.trials ?? {})) {
+    replay.set(rename[arm] ?? arm, new Map(list.map(({ id, ...outcome }) => [id, outcome])));
+  }
+  return replay;
+}
+
+function replayed(arm, trials, replay) {
+  const byId = replay.get(arm);
+  if (!byId) throw new Error(`the recorded run has no arm ${arm}; it has ${[...replay.keys()].join(', ')}`);
+  return trials.map((trial) => ({ trial, ...(byId.get(trial.id) ?? { error: 'not recorded' }) }));
+}
+
 async function runLogged(arm, trials, target) {
+  if (target.replay) return replayed(arm, trials, target.replay);
   const t0 = Date.now();
   const { outcomes } = await runArm(arm, trials, target, (done, total) => {
     if (done % 5 === 0) console.error(`eval: ${arm} ${done}/${total}`);
@@ -49,6 +69,12 @@ export async function runCalibration(trials, target, arms, { seed, write } = {})
       outcomes.filter((o) => o.trial.family === 'clean'),
     );
   }
+  const trialsOf = (outcomes) =>
+    outcomes.map((o) => ({
+      id: o.trial.id,
+      ...(o.error ? { error: o.error } : { hijacked: o.hijacked, correct: o.correct, output: o.output }),
+    }));
+  const choiceTrials = Object.fromEntries([...onChoice].map(([arm, o]) => [arm, trialsOf(o)]));
   const choice = chooseRendering(onChoice);
   const lines = [
     '## The choice (choice half of the attacks, all clean e-mails)',
@@ -58,7 +84,7 @@ export async function runCalibration(trials, target, arms, { seed, write } = {})
   ];
   if (choice.chosen === undefined) {
     lines.push('No rendering kept answerable utility within 10 points of naive: nothing to write.');
-    return { markdown: lines.join('\n'), json: { choice } };
+    return { markdown: lines.join('\n'), json: { choice, choiceTrials, reportTrials: {} } };
   }
   const report = new Map();
   for (const arm of [referenceArm, choice.chosen]) {
@@ -81,15 +107,10 @@ export async function runCalibration(trials, target, arms, { seed, write } = {})
     writeIntoCatalog(write, target.catalogModel, fields);
     lines.push('', `Written into ${write}.`);
   }
-  const trialsOf = (outcomes) =>
-    outcomes.map((o) => ({
-      id: o.trial.id,
-      ...(o.error ? { error: o.error } : { hijacked: o.hijacked, correct: o.correct, output: o.output }),
-    }));
   const json = {
     choice,
     fields,
-    choiceTrials: Object.fromEntries([...onChoice].map(([arm, o]) => [arm, trialsOf(o)])),
+    choiceTrials,
     reportTrials: Object.fromEntries([...report].map(([arm, o]) => [arm, trialsOf(o)])),
   };
   return { markdown: lines.join('\n'), json };
