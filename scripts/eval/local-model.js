@@ -205,16 +205,6 @@ export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, sou
   };
 }
 
-/** The catalog of a local model, with its measured rendering, or none when `untuned`. */
-export function localCatalog(modelUrl, size, { untuned = false } = {}) {
-  return endpointCatalog({
-    baseUrl: `${modelUrl}/v1`,
-    model: `qwen2.5-coder-${size}`,
-    rendering: untuned ? {} : localModels[size].catalog,
-    source: `local llama.cpp, ${localModels[size].name}`,
-  });
-}
-
 /**
  * `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars (the catalog and any
  * `secrets`, name to value); resolves with its key.
