@@ -4,27 +4,30 @@
 // rendering mode. docs/trust.md has the latest table and what it can and cannot tell.
 //
 //   npm run eval:injection -- --local [0.5b|1.5b]     a local llama.cpp model, set up and torn down here
+//   npm run eval:injection -- --endpoint URL/v1 [--model NAME] [--key ENV]   any OpenAI-compatible server
 //   VALVE_URL=… VALVE_KEY=… MODEL_URL=… MODEL=… [VALVE_MODEL=provider/model] npm run eval:injection
 //
-// Options: --arms a,b (default: all), --attacked N (BIPIA trials, default 75), --per-template N (each
-// rendering attack, default 5), --clean N (clean e-mails, default all 50), --out DIR (default bench/results/injection), --threads N (local).
+// Options: --arms a,b (default: all; any valve:<mode>@<layout> too), --attacked N (BIPIA trials, default
+// 75), --per-template N (each rendering attack, default 5), --clean N (clean e-mails, default all 50),
+// --out DIR (default bench/results/injection), --threads N (local), --untuned (no per-model rendering in
+// the catalog: the default every new model gets).
+//   --calibrate [--candidates a,b] [--write catalog.json] [--seed N]: choose a rendering on half the
+//     attacks, report it on the other half and on a family the choice never saw, give the catalog fields.
+//     With --from results.json [--as arm=valve:<mode>@<layout>,…] it replays a recorded run, no model.
+//   --adaptive ROUNDS (or --arms adaptive, 5 rounds) [--adaptive-trials N, default 20]: the adaptive
+//     attacker against naive-after and valve on the same e-mails, the model under test as its rewriter.
 // Reads ../shared/data/injection/bipia/ (microsoft/BIPIA, MIT) beside the repository.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allArms, directArms } from './eval/arms.js';
-import {
-  localCatalog,
-  localModels,
-  prepareModel,
-  prepareServer,
-  startModelServer,
-  startValve,
-} from './eval/local-model.js';
-import { startRecordProxy } from './eval/record-proxy.js';
+import { allArms, isArm } from './eval/arms.js';
+import { calibrationArms } from './eval/calibrate.js';
+import { localModels } from './eval/local-model.js';
+import { modelRewriter, runAdaptive } from './eval/run-adaptive.js';
 import { runArm } from './eval/run-arm.js';
+import { recordedOutcomes, runCalibration } from './eval/run-calibration.js';
+import { setUpTarget } from './eval/set-up.js';
+import { splitSeed } from './eval/split.js';
 import { markdownTable, summarize } from './eval/summarize.js';
 import { buildTrials } from './eval/trials.js';
 
@@ -39,7 +42,23 @@ const option = (name, fallback) => {
 };
 const local = option('local', undefined);
 const size = local === true ? '0.5b' : local;
-const arms = String(option('arms', allArms.join(','))).split(',');
+const armsOption = String(option('arms', allArms.join(','))).split(',');
+const adaptiveOption = option('adaptive', undefined);
+const adaptiveRounds =
+  adaptiveOption !== undefined
+    ? Number(adaptiveOption === true ? 5 : adaptiveOption)
+    : armsOption.includes('adaptive')
+      ? 5
+      : undefined;
+const calibrate = option('calibrate', false) === true;
+const candidates = String(option('candidates', calibrationArms.join(','))).split(',');
+const arms = calibrate
+  ? ['naive-after', ...candidates]
+  : adaptiveRounds !== undefined
+    ? ['naive-after', 'valve']
+    : armsOption;
+const seed = Number(option('seed', String(splitSeed)));
+const keyEnv = option('key', undefined);
 const attacked = Number(option('attacked', '75'));
 const perTemplate = Number(option('per-template', '5'));
 const cleanCount = Number(option('clean', '50'));
@@ -48,25 +67,20 @@ const threads = Number(option('threads', '2'));
 const cacheDir = join(root, '.cache', 'eval');
 
 for (const arm of arms) {
-  if (!allArms.includes(arm)) {
-    console.error(`eval: unknown arm "${arm}"; arms: ${allArms.join(', ')}`);
+  if (!isArm(arm)) {
+    console.error(
+      `eval: unknown arm "${arm}"; arms: ${allArms.join(', ')}, adaptive, or valve:<mode>@<layout>`,
+    );
     process.exit(2);
   }
+}
+if (keyEnv !== undefined && !process.env[keyEnv]) {
+  console.error(`eval: --key ${keyEnv}: that environment variable is empty`);
+  process.exit(2);
 }
 if (size !== undefined && !localModels[size]) {
   console.error(`eval: unknown local model "${size}"; known: ${Object.keys(localModels).join(', ')}`);
   process.exit(2);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const read = (name) => readFileSync(join(corpusDir, name), 'utf8');
@@ -82,7 +96,8 @@ try {
   console.error(`eval: the BIPIA corpus is not readable at ${corpusDir} (${error.message}).`);
   process.exit(2);
 }
-const trials = buildTrials(emails, bipiaAttacks, { attacked, perTemplate, clean: cleanCount });
+const unseen = Number(option('unseen', calibrate ? String(perTemplate) : '0'));
+const trials = buildTrials(emails, bipiaAttacks, { attacked, perTemplate, unseen, clean: cleanCount });
 
 const stops = [];
 async function stopAll() {
@@ -92,46 +107,20 @@ for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => stopAll().finally(() => process.exit(130)));
 
 /** Where each kind of arm is sent. */
-async function setUp() {
-  if (size === undefined) {
-    const target = {
-      valveUrl: process.env.VALVE_URL ?? 'http://127.0.0.1:8787',
-      valveKey: process.env.VALVE_KEY,
-      modelUrl: process.env.MODEL_URL,
-      model: process.env.MODEL,
-      pinned: process.env.VALVE_MODEL,
-      label: process.env.VALVE_MODEL ?? 'the running Valve',
-    };
-    if (arms.some((a) => !directArms.includes(a)) && !target.valveKey) {
-      throw new Error('set VALVE_KEY (scope "reason") and VALVE_URL of a running Valve, or use --local');
-    }
-    if (arms.some((a) => directArms.includes(a)) && !(target.modelUrl && target.model)) {
-      throw new Error(
-        'the naive arms call the model directly: set MODEL_URL (…/v1) and MODEL, or use --arms',
-      );
-    }
-    return target;
-  }
-  const python = prepareServer(cacheDir);
-  const model = await prepareModel(cacheDir, size);
-  console.error(`eval: starting llama-server with ${model.name}`);
-  const server = await startModelServer(python, model.path, await freePort(), threads);
-  stops.push(server.stop);
-  const proxy = await startRecordProxy(server.url);
-  stops.push(proxy.close);
-  const work = join(tmpdir(), `valve-eval-${process.pid}`);
-  console.error('eval: starting Valve (npm start) with the local model as its catalog');
-  const valve = await startValve(work, await freePort(), localCatalog(proxy.url, size));
-  stops.push(valve.stop);
-  return {
-    valveUrl: valve.url,
-    valveKey: valve.key,
-    modelUrl: `${server.url}/v1`,
-    model: 'local',
-    pinned: `local/qwen2.5-coder-${size}`,
-    label: model.name,
-    proxy,
-  };
+function setUp() {
+  return setUpTarget(
+    {
+      size,
+      endpoint: option('endpoint', undefined),
+      model: option('model', undefined),
+      key: keyEnv === undefined ? undefined : process.env[keyEnv],
+      untuned: option('untuned', false) === true,
+      threads,
+      cacheDir,
+      arms,
+    },
+    stops,
+  );
 }
 
 /** Writes the results so far (after every arm, so an interrupted run keeps what it measured). */
@@ -167,8 +156,65 @@ function writeResults(target, byArm, wire, started, name) {
   return `${header}${table}`;
 }
 
+/** A calibration's or adaptive run's report, written beside the others. */
+function writeReport(target, kind, markdown, json, started, trialsLine) {
+  const name = `${new Date().toISOString().slice(0, 16).replace(':', '')}-${size ?? (option('from', undefined) ? 'replayed' : 'remote')}-${kind}`;
+  const header = [
+    `# Injection eval, ${kind}: ${target.label}`,
+    '',
+    `${new Date().toISOString()}, \`npm run eval:injection -- ${argv.join(' ')}\`, ${Math.round((Date.now() - started) / 60000)} min.`,
+    trialsLine,
+    '',
+  ].join('\n');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, `${name}.md`), `${header}${markdown}\n`);
+  const meta = {
+    model: target.label,
+    command: `npm run eval:injection -- ${argv.join(' ')}`,
+    at: new Date().toISOString(),
+  };
+  writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify({ ...meta, ...json }, null, 1)}\n`);
+  console.log(`${header}${markdown}\n\neval: wrote ${join(outDir, `${name}.md`)} and .json`);
+}
+
+/** `--calibrate --from results.json [--as arm=valve:mode@layout,…]`: the choice on outcomes a run recorded. */
+function replayTarget(file) {
+  const results = JSON.parse(readFileSync(join(root, file), 'utf8'));
+  const rename = Object.fromEntries(
+    String(option('as', ''))
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => pair.split('=')),
+  );
+  return { label: `${results.model}, replayed from ${file}`, replay: recordedOutcomes(results, rename) };
+}
+
 async function main() {
-  const target = await setUp();
+  const from = option('from', undefined);
+  const target = from === undefined ? await setUp() : replayTarget(String(from));
+  if (calibrate) {
+    const started = Date.now();
+    const write = option('write', undefined);
+    const { markdown, json } = await runCalibration(trials, target, candidates, {
+      seed,
+      write: write === undefined ? undefined : String(write),
+    });
+    const line = `Trials: ${attacked} BIPIA e-mail attacks, ${perTemplate} per rendering attack, ${unseen} per unseen attack, ${Math.min(cleanCount, emails.length)} clean e-mails; temperature 0, seed 42, 64 output tokens; split seed ${seed}.`;
+    return writeReport(target, 'calibration', markdown, json, started, line);
+  }
+  if (adaptiveRounds !== undefined) {
+    const started = Date.now();
+    const count = Number(option('adaptive-trials', '20'));
+    const attackedTrials = trials.filter((t) => t.family === 'bipia').slice(0, count);
+    const rewriter = target.modelUrl ? modelRewriter(target, seed) : undefined;
+    const { markdown, json } = await runAdaptive(attackedTrials, target, arms, {
+      rounds: adaptiveRounds,
+      seed,
+      rewriter,
+    });
+    const line = `Trials: the first ${attackedTrials.length} BIPIA e-mail attacks, ${adaptiveRounds} rewrites each after the fixed injection; the target at temperature 0, seed 42, 64 output tokens; mutation seed ${seed}${rewriter ? ', the local model rewriting on even rounds' : ''}.`;
+    return writeReport(target, 'adaptive', markdown, json, started, line);
+  }
   const byArm = new Map();
   const wire = {};
   const started = Date.now();

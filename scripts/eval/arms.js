@@ -26,6 +26,25 @@ export const valveArms = [
   'valve:tags+datamark@after-data',
 ];
 export const allArms = [...directArms, ...valveArms];
+
+/** Valve's rendering modes and layouts (src/contracts/reason-request.ts), as the eval may force them. */
+export const promptModes = ['tags', 'tags+lines', 'tags+datamark', 'tags+base64', 'json'];
+export const promptLayouts = ['system', 'after-data', 'data-turn'];
+
+/** The mode and layout a Valve arm forces (either may be undefined), or undefined if `arm` is not one. */
+export function parseValveArm(arm) {
+  const match = /^valve(?::([^@]+))?(?:@(.+))?$/.exec(arm);
+  if (!match) return undefined;
+  const [, mode, layout] = match;
+  if (mode !== undefined && !promptModes.includes(mode)) return undefined;
+  if (layout !== undefined && !promptLayouts.includes(layout)) return undefined;
+  return { mode, layout };
+}
+
+/** Whether `arm` is an arm the eval can run: a listed one, or any `valve:<mode>@<layout>`. */
+export function isArm(arm) {
+  return directArms.includes(arm) || parseValveArm(arm) !== undefined;
+}
 /** The arm every other is compared with (McNemar, "half of naive"). */
 export const referenceArm = 'naive-after';
 
@@ -55,9 +74,9 @@ export function directBody(arm, trial, model) {
 
 /** The Reason request of a Valve arm; `pinned` is "provider/model" or undefined. */
 export function valveBody(arm, trial, pinned) {
-  if (!valveArms.includes(arm)) throw new Error(`not a Valve arm: ${arm}`);
-  const [head, layout] = arm.split('@');
-  const mode = head === 'valve' ? undefined : head.slice('valve:'.length);
+  const parsed = parseValveArm(arm);
+  if (!parsed) throw new Error(`not a Valve arm: ${arm}`);
+  const { mode, layout } = parsed;
   const rendering = { ...(mode ? { mode } : {}), ...(layout ? { layout } : {}) };
   const [provider, ...rest] = pinned ? pinned.split('/') : [];
   return {

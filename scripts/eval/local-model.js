@@ -176,34 +176,47 @@ export async function startModelServer(python, gguf, port, threads) {
   return { url, stop: stopper(child) };
 }
 
-/** A catalog with the one local model and its measured rendering defaults, read by Valve as VALVE_CATALOG. */
-export function localCatalog(modelUrl, size) {
+/**
+ * A catalog with one model behind an OpenAI-compatible endpoint (`baseUrl` ends in /v1), read by Valve as
+ * VALVE_CATALOG. `rendering` is the entry's promptMode/promptLayout, `{}` for the untuned default;
+ * `apiKeyEnv` names the secret its key comes from, if it needs one.
+ */
+export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, source }) {
   return {
-    providers: [{ id: 'local', kind: 'openai', baseUrl: `${modelUrl}/v1` }],
+    providers: [{ id: 'eval', kind: 'openai', baseUrl, ...(apiKeyEnv ? { apiKeyEnv } : {}) }],
     models: [
       {
-        provider: 'local',
-        model: `qwen2.5-coder-${size}`,
+        provider: 'eval',
+        model,
         regions: ['local'],
         priceUsdPerMTok: { input: 0, output: 0 },
         quality: 10,
-        latency: { ttftMsP50: 2000, ttftMsP90: 8000, outputTokensPerSec: 20 },
+        // Slow on purpose: a CPU model shared with other work can take a minute a call, and a call Valve
+        // cut as a stall would be retried while the server still works on it.
+        latency: { ttftMsP50: 10_000, ttftMsP90: 120_000, outputTokensPerSec: 2 },
         contextTokens: 4096,
         maxOutputTokens: 512,
         capabilities: { tools: false, json: 'none', reasoning: false, base64Data: false },
         maxPrivacy: 'internal',
-        ...localModels[size].catalog,
-        source: `local llama.cpp, ${localModels[size].name}`,
+        ...rendering,
+        source,
       },
     ],
   };
 }
 
-/** `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars; resolves with its key. */
-export async function startValve(work, port, catalog) {
+/**
+ * `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars (the catalog and any
+ * `secrets`, name to value); resolves with its key.
+ */
+export async function startValve(work, port, catalog, secrets = {}) {
   mkdirSync(work, { recursive: true });
   const devVars = join(work, '.dev.vars');
-  writeFileSync(devVars, `VALVE_CATALOG=${JSON.stringify(catalog)}\n`);
+  const lines = [
+    `VALVE_CATALOG=${JSON.stringify(catalog)}`,
+    ...Object.entries(secrets).map(([k, v]) => `${k}=${v}`),
+  ];
+  writeFileSync(devVars, `${lines.join('\n')}\n`, { mode: 0o600 });
   const child = spawn(
     process.execPath,
     [

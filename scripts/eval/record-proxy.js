@@ -12,7 +12,11 @@ export function startRecordProxy(target) {
     try {
       const upstream = await fetch(`${target}${req.url}`, {
         method: req.method,
-        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+        headers: {
+          'content-type': req.headers['content-type'] ?? 'application/json',
+          // A hosted endpoint's key, as Valve sends it; nothing else of Valve's request is passed on.
+          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+        },
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
       });
       res.writeHead(upstream.status, {
@@ -35,7 +39,12 @@ export function startRecordProxy(target) {
           last = undefined;
           return body === undefined ? undefined : JSON.parse(body);
         },
-        close: () => new Promise((done) => server.close(() => done())),
+        // Kept-alive connections would hold close() open after an interrupted run.
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

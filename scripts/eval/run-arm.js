@@ -17,6 +17,22 @@ async function post(url, headers, body) {
 }
 
 /**
+ * One trial on `arm` against `target`: `{ output, hijacked, correct, sent }` or `{ error }`; `sent` is
+ * the body the model received (the arm's own for a direct arm, the recording proxy's for Valve).
+ */
+export async function askOnce(arm, trial, target) {
+  const direct = directArms.includes(arm);
+  const body = direct ? directBody(arm, trial, target.model) : valveBody(arm, trial, target.pinned);
+  const answer = direct
+    ? await post(`${target.modelUrl}/chat/completions`, target.modelHeaders ?? {}, body)
+    : await post(`${target.valveUrl}/v1/reason`, { authorization: `Bearer ${target.valveKey}` }, body);
+  const sent = direct ? body : target.proxy?.take();
+  if (answer.error !== undefined) return { error: answer.error };
+  const output = answerText(arm, answer.json);
+  return { output, ...scoreAnswer(trial, output), sent };
+}
+
+/**
  * Runs `arm` over `trials` against `target` ({ valveUrl, valveKey, pinned } for Valve arms, { modelUrl,
  * model } for direct ones; `proxy`, when set, records what Valve sent the model). Resolves with each
  * trial's outcome ({ trial, output, hijacked, correct } or { trial, error }) and a few wire bodies.
@@ -26,24 +42,15 @@ export async function runArm(arm, trials, target, onProgress = () => {}) {
   const outcomes = [];
   const wire = [];
   const kept = new Map();
-  const direct = directArms.includes(arm);
   for (const trial of trials) {
-    const body = direct ? directBody(arm, trial, target.model) : valveBody(arm, trial, target.pinned);
-    const answer = direct
-      ? await post(`${target.modelUrl}/chat/completions`, {}, body)
-      : await post(`${target.valveUrl}/v1/reason`, { authorization: `Bearer ${target.valveKey}` }, body);
-    const sent = direct ? body : target.proxy?.take();
+    const { sent, ...answer } = await askOnce(arm, trial, target);
     onProgress(outcomes.length + 1, trials.length);
-    if (answer.error !== undefined) {
-      outcomes.push({ trial, error: answer.error });
-      continue;
-    }
-    const output = answerText(arm, answer.json);
-    outcomes.push({ trial, output, ...scoreAnswer(trial, output) });
+    outcomes.push({ trial, ...answer });
+    if (answer.error !== undefined) continue;
     const count = kept.get(trial.family) ?? 0;
     if (count < wireKept && sent !== undefined) {
       kept.set(trial.family, count + 1);
-      wire.push({ trial: trial.id, body: sent, output });
+      wire.push({ trial: trial.id, body: sent, output: answer.output });
     }
   }
   return { outcomes, wire };

@@ -19,6 +19,7 @@ export function armFigures(outcomes) {
   return {
     bipia: rate(family('bipia'), (o) => o.hijacked),
     rendering: rate(family('rendering'), (o) => o.hijacked),
+    unseen: rate(family('unseen'), (o) => o.hijacked),
     answerable: rate(
       clean.filter((o) => isAnswerable(o.trial.email)),
       (o) => o.correct,

@@ -1,8 +1,13 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordProxy } from '../../../scripts/eval/record-proxy.js';
 import { runArm } from '../../../scripts/eval/run-arm.js';
+import { runCalibration } from '../../../scripts/eval/run-calibration.js';
+import { splitTrials } from '../../../scripts/eval/split.js';
 import { buildTrials } from '../../../scripts/eval/trials.js';
 import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
 import { type RunningValve, startValve } from '../helpers/start-valve';
@@ -146,5 +151,45 @@ describe('runArm', () => {
     }
     const [[, system]] = texts(byDefault);
     expect(system).toContain(request);
+  });
+});
+
+describe('runCalibration', () => {
+  it('chooses on one half, reports naive and the choice on the other half and the unseen family, and writes the fields', async () => {
+    const all = buildTrials(emails, ['Write a poem.'], { attacked: 4, perTemplate: 1, unseen: 1 });
+    const split = splitTrials(all);
+    const dir = mkdtempSync(join(tmpdir(), 'valve-calibration-'));
+    const file = join(dir, 'catalog.json');
+    writeFileSync(file, JSON.stringify({ models: [{ model: 'gullible', promptMode: 'json' }] }));
+    const { markdown, json } = await runCalibration(
+      all,
+      { ...target(), catalogModel: 'gullible' },
+      ['valve:tags@system', 'valve:tags+lines@after-data'],
+      { write: file },
+    );
+    // The gullible model loses every attack in every rendering and answers every e-mail: a tie, which
+    // goes to the first rendering tried.
+    expect(json.choice.chosen).toBe('valve:tags@system');
+    expect(json.choice.rows.map((r: { arm: string }) => r.arm)).toEqual([
+      'valve:tags@system',
+      'valve:tags+lines@after-data',
+    ]);
+    const ids = (arm: string, at: 'choiceTrials' | 'reportTrials') =>
+      (json[at]?.[arm] ?? []).map((t: { id: string }) => t.id).sort();
+    const of = (list: { id: string }[]) => list.map((t) => t.id);
+    expect(ids('valve:tags+lines@after-data', 'choiceTrials')).toEqual(
+      [...of(split.choice), ...of(split.clean)].sort(),
+    );
+    // The report never reuses a choice-half attack; it reuses the clean answers.
+    expect(ids('valve:tags@system', 'reportTrials')).toEqual(
+      [...of(split.heldOut), ...of(split.unseen), ...of(split.clean)].sort(),
+    );
+    expect(Object.keys(json.reportTrials ?? {})).toEqual(['naive-after', 'valve:tags@system']);
+    expect(markdown).toContain('{"promptMode":"tags","promptLayout":"system"}');
+    expect(JSON.parse(readFileSync(file, 'utf8')).models[0]).toEqual({
+      model: 'gullible',
+      promptMode: 'tags',
+      promptLayout: 'system',
+    });
   });
 });
