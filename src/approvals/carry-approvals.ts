@@ -15,6 +15,8 @@ export interface NamedCall {
   callId: string;
   receiptId?: string;
   answer?: { approve: boolean; reason?: string };
+  /** Where the held call belongs: the assistant turn of the answer that held it, when the request says. */
+  anchor?: number;
 }
 
 export type CarriedCall =

@@ -67,8 +67,17 @@ export async function continuationOf(
     return true;
   });
   const run = open.find((call): call is Extract<CarriedCall, { kind: 'runs' }> => call.kind === 'runs');
-  const splices = open.flatMap((call) =>
-    call.kind === 'reviewer' ? [{ held: call.held, turn: call.turn }] : [],
-  );
+  const anchorOf = (call: CarriedCall) =>
+    pending.find(
+      (n) =>
+        n.anchor !== undefined &&
+        n.callId === call.decision.callId &&
+        (n.receiptId === undefined || n.receiptId === call.decision.receiptId),
+    )?.anchor;
+  const splices = open.flatMap((call): ReviewerSplice[] => {
+    if (call.kind !== 'reviewer') return [];
+    const anchor = anchorOf(call);
+    return [{ held: call.held, turn: call.turn, ...(anchor !== undefined && { anchor }) }];
+  });
   return { ...(run && { run: { decision: run.decision, call: run.call } }), splices };
 }

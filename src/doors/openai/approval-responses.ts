@@ -8,6 +8,8 @@ export interface ApprovalAnswer {
   callId: string;
   receiptId: string;
   answer: { approve: boolean; reason?: string };
+  /** The conversation turn (an assistant turn) its `mcp_approval_request` item followed in `input`. */
+  anchor?: number;
 }
 
 const requestId = /^mcpr_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(.+)$/;

@@ -100,6 +100,8 @@ export function responsesToReason(request: ResponsesRequest): ResponsesDoorReque
   const sources: number[] = [];
   const toolNames = new Map<string, string>();
   const approvalAnswers: ApprovalAnswer[] = [];
+  // Each mcp_approval_request item sent back, by id: the assistant turn of the answer that held its call.
+  const requestAnchors = new Map<string, number>();
   // Each user message's media parts, and where they came from, for the request's limits.
   const media: PlacedPart[][] = [];
   const scope: MediaScope = { fileProvider: fileProviderOf(request.model, request.valve) };
@@ -190,8 +192,14 @@ export function responsesToReason(request: ResponsesRequest): ResponsesDoorReque
         content: textOf(output, [...at, 'output'], 'a function_call_output'),
       });
     } else if (type === 'mcp_approval_response') {
-      approvalAnswers.push(approvalAnswerOf(item as Record<string, unknown>, at));
-    } else if (type !== 'mcp_approval_request') {
+      const answer = approvalAnswerOf(item as Record<string, unknown>, at);
+      const anchor = requestAnchors.get(String((item as Record<string, unknown>).approval_request_id));
+      approvalAnswers.push(anchor === undefined ? answer : { ...answer, anchor });
+    } else if (type === 'mcp_approval_request') {
+      const assistant = turns.findLastIndex((turn) => turn.role === 'assistant');
+      const id = (item as Record<string, unknown>).id;
+      if (assistant >= 0 && typeof id === 'string') requestAnchors.set(id, assistant);
+    } else {
       throw invalidParam([...at, 'type'], `input items of type '${type}' are not supported`);
     }
   });
