@@ -50,7 +50,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/node/**/*.test.ts'],
-          globalSetup: ['./test/node/helpers/build-cli.ts'],
+          globalSetup: ['./test/node/helpers/build-cli.ts', './test/node/helpers/migrate-storage.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
