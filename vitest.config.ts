@@ -16,6 +16,13 @@ await buildPages();
 
 export default defineConfig({
   test: {
+    // Two test files at a time: a Workers file runs in workerd and a Node file mostly waits on the
+    // processes it spawns, so one file at a time (vitest's default on 2 cores) leaves a core idle.
+    maxWorkers: 2,
+    // A passing test prints nothing: the Worker's structured logs of the failures tests provoke on purpose
+    // (model.timeout, receipt.completion_failed, ...) are shown with the test only when it fails.
+    // `npx vitest run --silent=false` shows them all.
+    silent: 'passed-only',
     projects: [
       {
         plugins: [
@@ -42,7 +49,14 @@ export default defineConfig({
           name: 'workers',
           include: ['test/**/*.test.ts'],
           exclude: ['test/node/**'],
-          setupFiles: ['./test/apply-migrations.ts'],
+          setupFiles: ['./test/apply-migrations.ts', './test/reset-between-files.ts'],
+          // One workerd per worker for all its files, not one per file: starting a runtime and loading the
+          // Worker's module graph cost ~5 s a file, most of the suite's time. What files would share (D1,
+          // Durable Objects, mocks, caches) test/reset-between-files.ts empties before each file.
+          isolate: false,
+          // As the Node project's: on a loaded shared machine vitest's 5 s default cut off tests that take
+          // 1 to 2 s when quiet (tlog-tiles, tenant-budget, prompt invariants). A test that hangs still fails.
+          testTimeout: 60_000,
         },
       },
       {
