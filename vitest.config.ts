@@ -49,11 +49,7 @@ export default defineConfig({
           name: 'workers',
           include: ['test/**/*.test.ts'],
           exclude: ['test/node/**'],
-          setupFiles: ['./test/apply-migrations.ts', './test/reset-between-files.ts'],
-          // One workerd per worker for all its files, not one per file: starting a runtime and loading the
-          // Worker's module graph cost ~5 s a file, most of the suite's time. What files would share (D1,
-          // Durable Objects, mocks, caches) test/reset-between-files.ts empties before each file.
-          isolate: false,
+          setupFiles: ['./test/apply-migrations.ts'],
           // As the Node project's: on a loaded shared machine vitest's 5 s default cut off tests that take
           // 1 to 2 s when quiet (tlog-tiles, tenant-budget, prompt invariants). A test that hangs still fails.
           testTimeout: 60_000,
