@@ -16,6 +16,13 @@ await buildPages();
 
 export default defineConfig({
   test: {
+    // Two test files at a time: a Workers file runs in workerd and a Node file mostly waits on the
+    // processes it spawns, so one file at a time (vitest's default on 2 cores) leaves a core idle.
+    maxWorkers: 2,
+    // A passing test prints nothing: the Worker's structured logs of the failures tests provoke on purpose
+    // (model.timeout, receipt.completion_failed, ...) are shown with the test only when it fails.
+    // `npx vitest run --silent=false` shows them all.
+    silent: 'passed-only',
     projects: [
       {
         plugins: [
@@ -43,6 +50,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/node/**'],
           setupFiles: ['./test/apply-migrations.ts'],
+          // As the Node project's: on a loaded shared machine vitest's 5 s default cut off tests that take
+          // 1 to 2 s when quiet (tlog-tiles, tenant-budget, prompt invariants). A test that hangs still fails.
+          testTimeout: 60_000,
         },
       },
       {
@@ -50,7 +60,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/node/**/*.test.ts'],
-          globalSetup: ['./test/node/helpers/build-cli.ts'],
+          globalSetup: ['./test/node/helpers/build-cli.ts', './test/node/helpers/migrate-storage.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

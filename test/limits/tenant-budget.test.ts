@@ -46,7 +46,6 @@ describe('tenant spend budgets', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       status = await env.TENANT_BUDGET.getByName(tenant).status();
     }
-    console.log('BUDGET', ok, refused, spent, JSON.stringify(status));
     expect(status.reservedUsd).toBe(0);
     expect(status.spentUsd).toBeCloseTo(spent, 12);
     expect(status.spentUsd).toBeLessThanOrEqual(perRequest * 50 + 1e-12);

@@ -140,7 +140,6 @@ describe('reasoning through /v1/reason', () => {
       if (row.model === 'gemini/gemini-2.5-flash')
         expect(row.thinkingConfig).toEqual({ thinkingBudget: budgets[effort] });
     }
-    console.log(JSON.stringify(table));
   }, 60_000);
 
   it('gives Gemini 2.5’s default thinking an explicit budget inside max_tokens when the caller says nothing', async () => {
@@ -161,7 +160,6 @@ describe('reasoning through /v1/reason', () => {
       return config.thinkingConfig.thinkingBudget;
     });
     const { key } = await createKey('reasoning-cost');
-    const rows: Record<string, unknown>[] = [];
     for (const maxCostUsd of [0.01, 0.002]) {
       const { status, answer } = await ask(
         key,
@@ -179,9 +177,7 @@ describe('reasoning through /v1/reason', () => {
       expect(config.thinkingConfig.thinkingBudget).toBeLessThanOrEqual(config.maxOutputTokens * 0.75);
       expect(answer.usage.reasoningTokens).toBe(config.thinkingConfig.thinkingBudget);
       expect(answer.costUsd).toBeLessThanOrEqual(maxCostUsd);
-      rows.push({ maxCostUsd, ...config, ...answer.usage, costUsd: answer.costUsd });
     }
-    console.log(JSON.stringify(rows));
   });
 
   it('refuses a pinned model whose least thinking budget the money left cannot pay for, saying why', async () => {
@@ -207,14 +203,6 @@ describe('reasoning through /v1/reason', () => {
       budget_tokens: maxTokens - Math.ceil(maxTokens / 4),
     });
     expect(fits.answer.costUsd).toBeLessThanOrEqual(0.01);
-    console.log(
-      JSON.stringify({
-        anthropic: bodies[0]?.thinking,
-        max_tokens: bodies[0]?.max_tokens,
-        ...fits.answer.usage,
-        costUsd: fits.answer.costUsd,
-      }),
-    );
   });
 
   it('excludes a model that does not reason from a request that asks for reasoning', async () => {

@@ -1,9 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readD1Migrations } from '@cloudflare/vitest-pool-workers';
-import { getPlatformProxy, unstable_startWorker } from 'wrangler';
+import { inject } from 'vitest';
+import { unstable_startWorker } from 'wrangler';
+import { migrateStorage } from './migrate-storage';
 
 // Starts the real worker (wrangler's unstable_startWorker: workerd, local D1 and Durable Objects) on
 // 127.0.0.1 with a given catalog, applies the D1 migrations to a fresh persist directory first, and
@@ -34,37 +35,11 @@ function pkcs8Ed25519(): string {
   return privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
 }
 
-/** The part of the D1 binding the migrations need (the Node project has no Workers types). */
-interface MigrationTarget {
-  prepare(query: string): { run(): Promise<unknown> };
-}
-
-/**
- * wrangler.toml's top-level settings and its D1 section alone: the platform proxy that migrates the
- * database then has no Durable Object bindings whose classes it cannot find (workerd warns about each).
- */
-function d1OnlyConfig(persistDir: string): string {
-  const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8');
-  const topLevel = toml.slice(0, toml.search(/^\[/m));
-  const d1 = /^\[\[d1_databases\]\][^[]*/m.exec(toml)?.[0];
-  if (d1 === undefined) throw new Error('wrangler.toml has no [[d1_databases]] section');
-  const path = join(persistDir, 'd1-only.toml');
-  writeFileSync(path, `${topLevel}${d1}`);
-  return path;
-}
-
+/** Migrates a fresh storage directory: a copy of the run's migrated one, or (outside the Node project) anew. */
 export async function applyMigrations(persistDir: string): Promise<void> {
-  const proxy = await getPlatformProxy<{ DB: MigrationTarget }>({
-    configPath: d1OnlyConfig(persistDir),
-    persist: { path: join(persistDir, 'v3') },
-  });
-  try {
-    for (const migration of await readD1Migrations(join(root, 'migrations'))) {
-      for (const query of migration.queries) await proxy.env.DB.prepare(query).run();
-    }
-  } finally {
-    await proxy.dispose();
-  }
+  const template = inject('migratedStorage');
+  if (template === undefined) return migrateStorage(persistDir);
+  cpSync(join(template, 'v3'), join(persistDir, 'v3'), { recursive: true });
 }
 
 export async function startValve(options: StartValveOptions = {}): Promise<RunningValve> {
