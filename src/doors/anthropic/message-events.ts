@@ -72,6 +72,87 @@ function errorOfEvent(event: Extract<StreamEvent, { type: 'response.error' }>): 
   return new ApiError(event.error.code, event.error.message, { details: event.error.details ?? undefined });
 }
 
+/** Where the stream is: whether it began, the next block's index, whether a text block is open. */
+interface StreamState {
+  started: boolean;
+  index: number;
+  textOpen: boolean;
+}
+
+/** The `message_start` of an empty message, and a `ping`. */
+function beginFrames(state: StreamState, receiptId: string, model: string): string[] {
+  state.started = true;
+  const message = {
+    id: messageIdOf(receiptId),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
+  };
+  return [frame('message_start', { message }), frame('ping', {})];
+}
+
+/** A text delta, opening the text block first when none is open. */
+function* textFrames(state: StreamState, delta: string): Generator<string> {
+  if (delta === '') return;
+  if (!state.textOpen) {
+    yield frame('content_block_start', { index: state.index, content_block: { type: 'text', text: '' } });
+    state.textOpen = true;
+  }
+  yield frame('content_block_delta', { index: state.index, delta: { type: 'text_delta', text: delta } });
+}
+
+function* closeTextFrames(state: StreamState): Generator<string> {
+  if (!state.textOpen) return;
+  yield frame('content_block_stop', { index: state.index });
+  state.textOpen = false;
+  state.index += 1;
+}
+
+/** The frames that end the stream: the blocks that come whole, `message_delta` and `message_stop`. */
+async function* finishFrames(
+  state: StreamState,
+  event: Extract<StreamEvent, { type: 'response.completed' | 'response.cancelled' }>,
+  options: EventOptions,
+): AsyncGenerator<string> {
+  const response = event.response as ReasonResponse;
+  if (!state.started) yield* beginFrames(state, response.receiptId, modelIdOf(response));
+  // The thinking blocks come whole at the end, once their signatures are known: after any text
+  // already streamed (a client keeps blocks in index order, and Valve reads them back wherever
+  // they are), and first when no text came.
+  yield* closeTextFrames(state);
+  for (const block of thinkingBlocksOf(response.reasoning ?? [])) {
+    yield* blockFrames(state.index, block);
+    state.index += 1;
+  }
+  const held = holdBack(response, options.tools, options.allowTaintedDestructive);
+  if (held.note !== undefined) {
+    yield* blockFrames(state.index, { type: 'text', text: held.note });
+    state.index += 1;
+  }
+  for (const call of held.visible) {
+    yield* blockFrames(state.index, toolUseOf(call));
+    state.index += 1;
+  }
+  const stopReason: StopReason =
+    event.type === 'response.cancelled' ? 'max_tokens' : stopReasonOf(response, held);
+  const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
+  yield frame('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: usageOf(response),
+    valve: valveExtensionOf('anthropic', response, held, options.notes, approvals),
+  });
+  yield frame('message_stop', {});
+}
+
 /**
  * The SSE frames of a message stream. Nothing is yielded before Valve's first event: a failure before
  * it is thrown, so the route answers it as a plain HTTP error in Anthropic's shape.
@@ -80,86 +161,23 @@ export async function* messageEvents(
   events: AsyncIterable<StreamEvent>,
   options: EventOptions,
 ): AsyncGenerator<string> {
-  let started = false;
-  let index = 0;
-  let textOpen = false;
-  const begin = (receiptId: string, model: string): string[] => {
-    started = true;
-    const message = {
-      id: messageIdOf(receiptId),
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: {
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      },
-    };
-    return [frame('message_start', { message }), frame('ping', {})];
-  };
-  const text = function* (delta: string) {
-    if (delta === '') return;
-    if (!textOpen) {
-      yield frame('content_block_start', { index, content_block: { type: 'text', text: '' } });
-      textOpen = true;
-    }
-    yield frame('content_block_delta', { index, delta: { type: 'text_delta', text: delta } });
-  };
-  const closeText = function* () {
-    if (!textOpen) return;
-    yield frame('content_block_stop', { index });
-    textOpen = false;
-    index += 1;
-  };
+  const state: StreamState = { started: false, index: 0, textOpen: false };
   for await (const event of events) {
     switch (event.type) {
       case 'response.created':
-        yield* begin(event.receiptId, `${event.model.provider}/${event.model.model}`);
+        yield* beginFrames(state, event.receiptId, `${event.model.provider}/${event.model.model}`);
         break;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        yield* text(event.delta);
+        yield* textFrames(state, event.delta);
         break;
       case 'response.completed':
-      case 'response.cancelled': {
-        const response = event.response as ReasonResponse;
-        if (!started) yield* begin(response.receiptId, modelIdOf(response));
-        // The thinking blocks come whole at the end, once their signatures are known: after any text
-        // already streamed (a client keeps blocks in index order, and Valve reads them back wherever
-        // they are), and first when no text came.
-        yield* closeText();
-        for (const block of thinkingBlocksOf(response.reasoning ?? [])) {
-          yield* blockFrames(index, block);
-          index += 1;
-        }
-        const held = holdBack(response, options.tools, options.allowTaintedDestructive);
-        if (held.note !== undefined) {
-          yield* blockFrames(index, { type: 'text', text: held.note });
-          index += 1;
-        }
-        for (const call of held.visible) {
-          yield* blockFrames(index, toolUseOf(call));
-          index += 1;
-        }
-        const stopReason: StopReason =
-          event.type === 'response.cancelled' ? 'max_tokens' : stopReasonOf(response, held);
-        const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
-        yield frame('message_delta', {
-          delta: { stop_reason: stopReason, stop_sequence: null },
-          usage: usageOf(response),
-          valve: valveExtensionOf('anthropic', response, held, options.notes, approvals),
-        });
-        yield frame('message_stop', {});
+      case 'response.cancelled':
+        yield* finishFrames(state, event, options);
         return;
-      }
       case 'response.error': {
         const error = errorOfEvent(event);
-        if (!started) throw error;
+        if (!state.started) throw error;
         yield frame('error', { error: anthropicErrorOf(error, options.requestId).body.error });
         return;
       }

@@ -33,6 +33,104 @@ export function errorOfEvent(event: Extract<StreamEvent, { type: 'response.error
   return new ApiError(event.error.code, event.error.message, { details: event.error.details ?? undefined });
 }
 
+/** The stream's completion id and model once it began, and the content sent so far. */
+interface StreamState {
+  id: string;
+  model: string;
+  started: boolean;
+  // OpenAI counts a citation's indices in the characters of the content sent so far.
+  text: string;
+}
+
+type EndEvent = Extract<StreamEvent, { type: 'response.completed' | 'response.cancelled' }>;
+
+function chunkOf(
+  state: StreamState,
+  options: ChunkOptions,
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+  extra = {},
+) {
+  return {
+    id: state.id,
+    object: 'chat.completion.chunk',
+    created: options.createdSec,
+    model: state.model,
+    system_fingerprint: null,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    ...(options.includeUsage ? { usage: null } : {}),
+    ...extra,
+  };
+}
+
+/** The first chunk, with the role: the stream's id and model are known from here. */
+function beginFrame(state: StreamState, options: ChunkOptions, receiptId: string, modelId: string): string {
+  state.id = completionIdOf(receiptId);
+  state.model = modelId;
+  state.started = true;
+  return frame(chunkOf(state, options, { role: 'assistant', content: '' }));
+}
+
+/** The frame of a streamed delta, or '' when it carries nothing to send. */
+function deltaFrame(
+  state: StreamState,
+  options: ChunkOptions,
+  event: Exclude<StreamEvent, EndEvent | { type: 'response.error' | 'response.created' }>,
+): string {
+  switch (event.type) {
+    case 'response.output_text.delta':
+      state.text += event.delta;
+      return event.delta !== '' ? frame(chunkOf(state, options, { content: event.delta })) : '';
+    case 'response.reasoning.delta':
+      // Thinking text, in the field OpenAI-compatible servers stream it in; the state to send back
+      // comes whole in the finish chunk's `valve.reasoning`.
+      return event.delta !== '' ? frame(chunkOf(state, options, { reasoning_content: event.delta })) : '';
+    case 'response.output_text.annotations': {
+      const annotations = chatAnnotationsOf(event.annotations, state.text);
+      return annotations.length > 0 ? frame(chunkOf(state, options, { annotations })) : '';
+    }
+    case 'response.refusal.delta':
+      // OpenAI streams a refusal in `delta.refusal`, apart from the content.
+      return event.delta !== '' ? frame(chunkOf(state, options, { refusal: event.delta })) : '';
+    default:
+      // Tool-call events: the call is handed over whole from the completed response.
+      return '';
+  }
+}
+
+/** The chunks that end the stream: the tool calls, the finish chunk, the usage chunk, `[DONE]`. */
+async function* finishFrames(
+  state: StreamState,
+  options: ChunkOptions,
+  event: EndEvent,
+): AsyncGenerator<string> {
+  const response = event.response as ReasonResponse;
+  if (!state.started) yield beginFrame(state, options, response.receiptId, modelIdOf(response));
+  const held = holdBack(response, options.tools, options.allowTaintedDestructive);
+  const calls = wireToolCallsOf(held);
+  for (const [index, call] of calls.entries())
+    yield frame(chunkOf(state, options, { tool_calls: [{ index, ...call }] }));
+  if (held.note && response.output.format === 'text' && response.output.text === '')
+    yield frame(chunkOf(state, options, { content: held.note }));
+  const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
+  const valve = valveExtensionOf('openai', response, held, options.notes, approvals);
+  const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
+  yield frame(chunkOf(state, options, {}, finish, { valve }));
+  if (options.includeUsage) {
+    yield frame({
+      id: state.id,
+      object: 'chat.completion.chunk',
+      created: options.createdSec,
+      model: state.model,
+      system_fingerprint: null,
+      choices: [],
+      usage: chatUsageOf(response),
+      valve,
+    });
+  }
+  yield 'data: [DONE]\n\n';
+}
+
 /**
  * The SSE frames of a chat stream. Nothing is yielded before the first content: a failure before it
  * is thrown, so the route answers it as a plain HTTP error.
@@ -41,88 +139,26 @@ export async function* chatChunks(
   events: AsyncIterable<StreamEvent>,
   options: ChunkOptions,
 ): AsyncGenerator<string> {
-  let id = '';
-  let model = '';
-  const usageNull = options.includeUsage ? { usage: null } : {};
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra = {}) => ({
-    id,
-    object: 'chat.completion.chunk',
-    created: options.createdSec,
-    model,
-    system_fingerprint: null,
-    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    ...usageNull,
-    ...extra,
-  });
-  let started = false;
-  // The content sent so far: OpenAI counts a citation's indices in its characters.
-  let text = '';
-  const begin = (receiptId: string, modelId: string) => {
-    id = completionIdOf(receiptId);
-    model = modelId;
-    started = true;
-    return frame(chunk({ role: 'assistant', content: '' }));
-  };
+  const state: StreamState = { id: '', model: '', started: false, text: '' };
   for await (const event of events) {
     switch (event.type) {
       case 'response.created':
-        yield begin(event.receiptId, `${event.model.provider}/${event.model.model}`);
-        break;
-      case 'response.output_text.delta':
-        text += event.delta;
-        if (event.delta !== '') yield frame(chunk({ content: event.delta }));
-        break;
-      case 'response.reasoning.delta':
-        // Thinking text, in the field OpenAI-compatible servers stream it in; the state to send back
-        // comes whole in the finish chunk's `valve.reasoning`.
-        if (event.delta !== '') yield frame(chunk({ reasoning_content: event.delta }));
-        break;
-      case 'response.output_text.annotations': {
-        const annotations = chatAnnotationsOf(event.annotations, text);
-        if (annotations.length > 0) yield frame(chunk({ annotations }));
-        break;
-      }
-      case 'response.refusal.delta':
-        // OpenAI streams a refusal in `delta.refusal`, apart from the content.
-        if (event.delta !== '') yield frame(chunk({ refusal: event.delta }));
+        yield beginFrame(state, options, event.receiptId, `${event.model.provider}/${event.model.model}`);
         break;
       case 'response.completed':
-      case 'response.cancelled': {
-        const response = event.response as ReasonResponse;
-        if (!started) yield begin(response.receiptId, modelIdOf(response));
-        const held = holdBack(response, options.tools, options.allowTaintedDestructive);
-        const calls = wireToolCallsOf(held);
-        for (const [index, call] of calls.entries()) yield frame(chunk({ tool_calls: [{ index, ...call }] }));
-        if (held.note && response.output.format === 'text' && response.output.text === '')
-          yield frame(chunk({ content: held.note }));
-        const approvals = held.held.length > 0 ? ((await options.approvalsOf?.(response, held)) ?? []) : [];
-        const valve = valveExtensionOf('openai', response, held, options.notes, approvals);
-        const finish = event.type === 'response.cancelled' ? 'length' : finishReasonOf(response, held);
-        yield frame(chunk({}, finish, { valve }));
-        if (options.includeUsage) {
-          yield frame({
-            id,
-            object: 'chat.completion.chunk',
-            created: options.createdSec,
-            model,
-            system_fingerprint: null,
-            choices: [],
-            usage: chatUsageOf(response),
-            valve,
-          });
-        }
-        yield 'data: [DONE]\n\n';
+      case 'response.cancelled':
+        yield* finishFrames(state, options, event);
         return;
-      }
       case 'response.error': {
         const error = errorOfEvent(event);
-        if (!started) throw error;
+        if (!state.started) throw error;
         yield frame(openaiErrorOf(error, options.requestId).body);
         return;
       }
-      default:
-        // Tool-call events: the call is handed over whole from the completed response.
-        break;
+      default: {
+        const out = deltaFrame(state, options, event);
+        if (out !== '') yield out;
+      }
     }
   }
 }

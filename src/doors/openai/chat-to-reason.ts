@@ -99,6 +99,57 @@ export function argumentsOf(text: string, path: ParamPath): Record<string, unkno
   return value as Record<string, unknown>;
 }
 
+/** An assistant message's turn; it records the names of its tool calls for the tool messages after it. */
+function assistantTurnOf(
+  message: Extract<ChatMessage, { role: 'assistant' }>,
+  i: number,
+  toolNames: Map<string, string>,
+): ConversationTurn {
+  const content = textOf(message.content, ['messages', i, 'content'], 'assistant');
+  const calls = message.tool_calls ?? [];
+  const reasoning = message.valve?.reasoning ?? [];
+  const carried = reasoning.length > 0 ? { reasoning } : {};
+  if (calls.length === 0) return { role: 'assistant', content, ...carried };
+  const toolCalls = calls.map((call, j) => {
+    toolNames.set(call.id, call.function.name);
+    return {
+      id: call.id,
+      name: call.function.name,
+      arguments: argumentsOf(call.function.arguments, [
+        'messages',
+        i,
+        'tool_calls',
+        j,
+        'function',
+        'arguments',
+      ]),
+    };
+  });
+  return content === ''
+    ? { role: 'assistant', toolCalls, ...carried }
+    : { role: 'assistant', content, toolCalls, ...carried };
+}
+
+/** A tool message's turn: it answers a call of an earlier assistant message, whose name it takes. */
+function toolTurnOf(
+  message: Extract<ChatMessage, { role: 'tool' }>,
+  i: number,
+  toolNames: Map<string, string>,
+): ConversationTurn {
+  const name = toolNames.get(message.tool_call_id);
+  if (name === undefined)
+    throw invalidParam(
+      ['messages', i, 'tool_call_id'],
+      'answers no tool call of an earlier assistant message',
+    );
+  return {
+    role: 'tool',
+    toolCallId: message.tool_call_id,
+    name,
+    content: textOf(message.content, ['messages', i, 'content'], 'tool'),
+  };
+}
+
 function turnsOf(
   messages: ChatMessage[],
   scope: MediaScope,
@@ -132,53 +183,12 @@ function turnsOf(
         pushTurn(i, userTurnOf(user.text, user.media));
         return;
       }
-      case 'assistant': {
-        const content = textOf(message.content, at, 'assistant');
-        const calls = message.tool_calls ?? [];
-        const reasoning = message.valve?.reasoning ?? [];
-        const carried = reasoning.length > 0 ? { reasoning } : {};
-        if (calls.length === 0) {
-          pushTurn(i, { role: 'assistant', content, ...carried });
-          return;
-        }
-        const toolCalls = calls.map((call, j) => {
-          toolNames.set(call.id, call.function.name);
-          return {
-            id: call.id,
-            name: call.function.name,
-            arguments: argumentsOf(call.function.arguments, [
-              'messages',
-              i,
-              'tool_calls',
-              j,
-              'function',
-              'arguments',
-            ]),
-          };
-        });
-        pushTurn(
-          i,
-          content === ''
-            ? { role: 'assistant', toolCalls, ...carried }
-            : { role: 'assistant', content, toolCalls, ...carried },
-        );
+      case 'assistant':
+        pushTurn(i, assistantTurnOf(message, i, toolNames));
         return;
-      }
-      case 'tool': {
-        const name = toolNames.get(message.tool_call_id);
-        if (name === undefined)
-          throw invalidParam(
-            ['messages', i, 'tool_call_id'],
-            'answers no tool call of an earlier assistant message',
-          );
-        pushTurn(i, {
-          role: 'tool',
-          toolCallId: message.tool_call_id,
-          name,
-          content: textOf(message.content, at, 'tool'),
-        });
+      case 'tool':
+        pushTurn(i, toolTurnOf(message, i, toolNames));
         return;
-      }
     }
   });
   return { instructions, turns, sources, media };
