@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { parseJsonWithin } from '../../encoding/json-depth';
 import type { ModelRequest } from '../../model/model-request';
-import type { StreamPart } from '../../model/model-response';
+import type { BlockDelta, StreamPart } from '../../model/model-response';
 import type { CallContext } from '../shared/fail';
 import { fail, providerFailure } from '../shared/fail';
 import { refusalSentence } from '../shared/filtered';
@@ -10,7 +10,7 @@ import { type AnthropicCitation, anthropicAnnotationOf } from './citations';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import { classifyAnthropicError } from './parse-error';
 import { mapAnthropicUsage } from './parse-response';
-import { type AnthropicUsage, anthropicEventSchema } from './wire-schemas';
+import { type AnthropicEvent, type AnthropicUsage, anthropicEventSchema } from './wire-schemas';
 
 function parseEvent(event: EventSourceMessage, context: CallContext) {
   let json: unknown;
@@ -26,6 +26,142 @@ function parseEvent(event: EventSourceMessage, context: CallContext) {
   return { json, event: parsed.data };
 }
 
+/** What the stream has told so far, read by the finish and by the blocks that follow. */
+interface StreamState {
+  messageId: string;
+  model?: string;
+  raw?: string;
+  usage: AnthropicUsage;
+  jsonBlocks: Set<number>;
+  answeredJson: boolean;
+  // Whether content was yielded: a refusal after it cannot take it back, and stays a filter failure.
+  yielded: boolean;
+  explanation?: string;
+  // Citations stream as `citations_delta`s before their block's text; each cites the whole block, so
+  // they are sent when the block stops, as offsets into all the text sent so far.
+  textLength: number;
+  cited: Map<number, { start: number; citations: AnthropicCitation[] }>;
+}
+
+function deltaPart(state: StreamState, index: number, delta: BlockDelta): StreamPart {
+  return { type: 'delta', delta: { message_id: state.messageId, index, delta } };
+}
+
+/** A content delta of the answer: anything but reasoning counts as content yielded. */
+function contentPart(state: StreamState, index: number, delta: BlockDelta): StreamPart {
+  if (delta.type !== 'reasoning') state.yielded = true;
+  return deltaPart(state, index, delta);
+}
+
+function readMessageStart(state: StreamState, event: AnthropicEvent): void {
+  state.messageId = event.message?.id ?? state.messageId;
+  state.model = event.message?.model ?? state.model;
+  state.usage = { ...state.usage, ...event.message?.usage };
+}
+
+function readMessageDelta(state: StreamState, event: AnthropicEvent): void {
+  state.raw = event.delta?.stop_reason ?? state.raw;
+  state.explanation = event.delta?.stop_details?.explanation || state.explanation;
+  state.usage = {
+    ...state.usage,
+    ...Object.fromEntries(Object.entries(event.usage ?? {}).filter(([, v]) => v != null)),
+  };
+}
+
+function blockStartPart(
+  state: StreamState,
+  block: AnthropicEvent['content_block'],
+  index: number,
+  request: ModelRequest,
+): StreamPart | undefined {
+  if (block?.type === 'text') {
+    state.cited.set(index, { start: state.textLength, citations: [...(block.citations ?? [])] });
+  }
+  if (block?.type === 'tool_use' && request.output && block.name === jsonToolName) {
+    state.jsonBlocks.add(index);
+    state.answeredJson = true;
+  } else if (block?.type === 'redacted_thinking' && block.data) {
+    // Thinking the safety system encrypted comes whole, at the block's start, with no deltas.
+    return contentPart(state, index, { type: 'reasoning', redacted: block.data });
+  } else if (block?.type === 'tool_use') {
+    return contentPart(state, index, {
+      type: 'tool_call',
+      id: block.id,
+      name: block.name,
+      args_fragment: '',
+    });
+  }
+  return undefined;
+}
+
+function blockDeltaPart(
+  state: StreamState,
+  delta: AnthropicEvent['delta'],
+  index: number,
+): StreamPart | undefined {
+  if (delta?.type === 'citations_delta' && delta.citation) {
+    state.cited.get(index)?.citations.push(delta.citation);
+  } else if (delta?.type === 'text_delta' && delta.text) {
+    state.textLength += delta.text.length;
+    return contentPart(state, index, { type: 'text', text: delta.text });
+  } else if (delta?.type === 'input_json_delta' && state.jsonBlocks.has(index) && delta.partial_json) {
+    state.textLength += delta.partial_json.length;
+    return contentPart(state, index, { type: 'text', text: delta.partial_json });
+  } else if (delta?.type === 'input_json_delta') {
+    return contentPart(state, index, { type: 'tool_call', args_fragment: delta.partial_json ?? '' });
+  } else if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
+    return contentPart(state, index, { type: 'reasoning', text: delta.thinking, signature: delta.signature });
+  }
+  return undefined;
+}
+
+function blockStopPart(state: StreamState, index: number): StreamPart | undefined {
+  const block = state.cited.get(index);
+  state.cited.delete(index);
+  if (!block || block.citations.length === 0) return undefined;
+  const length = state.textLength - block.start;
+  return deltaPart(state, index, {
+    type: 'annotations',
+    annotations: block.citations.map((c) => anthropicAnnotationOf(c, block.start, length)),
+  });
+}
+
+function* finishParts(state: StreamState, index: number, context: CallContext): Generator<StreamPart> {
+  const { raw } = state;
+  if (raw === 'refusal' && !state.yielded) {
+    const text = state.explanation ?? refusalSentence(context, raw);
+    yield deltaPart(state, index, { type: 'refusal', text });
+  }
+  yield {
+    type: 'finish',
+    finish_reason: state.answeredJson && raw === 'tool_use' ? 'stop' : mapAnthropicStopReason(raw),
+    raw_finish_reason: raw,
+    usage: mapAnthropicUsage(state.usage),
+    model: state.model,
+  };
+}
+
+/** The part one event yields, if any, after it updates the state; `ping` and future types carry nothing. */
+function eventPart(state: StreamState, event: AnthropicEvent, request: ModelRequest): StreamPart | undefined {
+  const index = event.index ?? 0;
+  switch (event.type) {
+    case 'message_start':
+      readMessageStart(state, event);
+      return undefined;
+    case 'content_block_start':
+      return blockStartPart(state, event.content_block, index, request);
+    case 'content_block_delta':
+      return blockDeltaPart(state, event.delta, index);
+    case 'content_block_stop':
+      return blockStopPart(state, index);
+    case 'message_delta':
+      readMessageDelta(state, event);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Messages SSE events (`message_start` … `message_stop`) as neutral stream parts. The finish comes
  * only with `message_stop`; an in-band `error` event (for example `overloaded_error` mid-answer) is
@@ -36,139 +172,23 @@ export async function* anthropicStreamParts(
   request: ModelRequest,
   context: CallContext,
 ): AsyncGenerator<StreamPart> {
-  let messageId = 'msg';
-  let model: string | undefined;
-  let raw: string | undefined;
-  let usage: AnthropicUsage = {};
-  const jsonBlocks = new Set<number>();
-  let answeredJson = false;
-  // Whether content was yielded: a refusal after it cannot take it back, and stays a filter failure.
-  let yielded = false;
-  let explanation: string | undefined;
-  // Citations stream as `citations_delta`s before their block's text; each cites the whole block, so
-  // they are sent when the block stops, as offsets into all the text sent so far.
-  let textLength = 0;
-  const cited = new Map<number, { start: number; citations: AnthropicCitation[] }>();
+  const state: StreamState = {
+    messageId: 'msg',
+    usage: {},
+    jsonBlocks: new Set<number>(),
+    answeredJson: false,
+    yielded: false,
+    textLength: 0,
+    cited: new Map(),
+  };
   for await (const sse of events) {
     const { json, event } = parseEvent(sse, context);
-    const index = event.index ?? 0;
-    const part = (delta: StreamPart & { type: 'delta' }) => {
-      if (delta.delta.delta.type !== 'reasoning') yielded = true;
-      return delta;
-    };
-    switch (event.type) {
-      case 'message_start':
-        messageId = event.message?.id ?? messageId;
-        model = event.message?.model ?? model;
-        usage = { ...usage, ...event.message?.usage };
-        break;
-      case 'content_block_start': {
-        const block = event.content_block;
-        if (block?.type === 'text') {
-          cited.set(index, { start: textLength, citations: [...(block.citations ?? [])] });
-        }
-        if (block?.type === 'tool_use' && request.output && block.name === jsonToolName) {
-          jsonBlocks.add(index);
-          answeredJson = true;
-        } else if (block?.type === 'redacted_thinking' && block.data) {
-          // Thinking the safety system encrypted comes whole, at the block's start, with no deltas.
-          yield part({
-            type: 'delta',
-            delta: { message_id: messageId, index, delta: { type: 'reasoning', redacted: block.data } },
-          });
-        } else if (block?.type === 'tool_use') {
-          yield part({
-            type: 'delta',
-            delta: {
-              message_id: messageId,
-              index,
-              delta: { type: 'tool_call', id: block.id, name: block.name, args_fragment: '' },
-            },
-          });
-        }
-        break;
-      }
-      case 'content_block_delta': {
-        const delta = event.delta;
-        if (delta?.type === 'citations_delta' && delta.citation) {
-          cited.get(index)?.citations.push(delta.citation);
-        } else if (delta?.type === 'text_delta' && delta.text) {
-          textLength += delta.text.length;
-          yield part({
-            type: 'delta',
-            delta: { message_id: messageId, index, delta: { type: 'text', text: delta.text } },
-          });
-        } else if (delta?.type === 'input_json_delta' && jsonBlocks.has(index) && delta.partial_json) {
-          textLength += delta.partial_json.length;
-          yield part({
-            type: 'delta',
-            delta: { message_id: messageId, index, delta: { type: 'text', text: delta.partial_json } },
-          });
-        } else if (delta?.type === 'input_json_delta') {
-          yield part({
-            type: 'delta',
-            delta: {
-              message_id: messageId,
-              index,
-              delta: { type: 'tool_call', args_fragment: delta.partial_json ?? '' },
-            },
-          });
-        } else if (delta?.type === 'thinking_delta' || delta?.type === 'signature_delta') {
-          yield part({
-            type: 'delta',
-            delta: {
-              message_id: messageId,
-              index,
-              delta: { type: 'reasoning', text: delta.thinking, signature: delta.signature },
-            },
-          });
-        }
-        break;
-      }
-      case 'content_block_stop': {
-        const block = cited.get(index);
-        cited.delete(index);
-        if (block && block.citations.length > 0) {
-          const length = textLength - block.start;
-          yield {
-            type: 'delta',
-            delta: {
-              message_id: messageId,
-              index,
-              delta: {
-                type: 'annotations',
-                annotations: block.citations.map((c) => anthropicAnnotationOf(c, block.start, length)),
-              },
-            },
-          };
-        }
-        break;
-      }
-      case 'message_delta':
-        raw = event.delta?.stop_reason ?? raw;
-        explanation = event.delta?.stop_details?.explanation || explanation;
-        usage = {
-          ...usage,
-          ...Object.fromEntries(Object.entries(event.usage ?? {}).filter(([, v]) => v != null)),
-        };
-        break;
-      case 'message_stop':
-        if (raw === 'refusal' && !yielded) {
-          const text = explanation ?? refusalSentence(context, raw);
-          yield { type: 'delta', delta: { message_id: messageId, index, delta: { type: 'refusal', text } } };
-        }
-        yield {
-          type: 'finish',
-          finish_reason: answeredJson && raw === 'tool_use' ? 'stop' : mapAnthropicStopReason(raw),
-          raw_finish_reason: raw,
-          usage: mapAnthropicUsage(usage),
-          model,
-        };
-        return;
-      case 'error':
-        throw providerFailure(context, classifyAnthropicError(undefined, json));
-      default:
-        break; // `ping` and future event types carry nothing Valve needs.
+    if (event.type === 'message_stop') {
+      yield* finishParts(state, event.index ?? 0, context);
+      return;
     }
+    if (event.type === 'error') throw providerFailure(context, classifyAnthropicError(undefined, json));
+    const part = eventPart(state, event, request);
+    if (part) yield part;
   }
 }
