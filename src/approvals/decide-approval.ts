@@ -110,78 +110,122 @@ export function reviewerTurn(
   };
 }
 
-export async function decideApproval(callId: string, body: DecisionBody, deps: DecideDeps): Promise<Decided> {
-  const row = await heldCall(callId, body, deps);
-  const at = deps.now();
-  refuseIfClosed(row, at);
-  if (!row.allowed.includes(body.type)) {
-    throw new ApiError('approval.not_allowed', `This tool call does not allow the decision ${body.type}.`, {
+/** The call as it will run after an approve or edit, with its arguments' digest; none for reject or respond. */
+interface Runs {
+  name: string;
+  args: Record<string, unknown>;
+  argsSha256: string;
+}
+
+type Decision = Omit<DecisionBody, 'receiptId'>;
+type Status = (typeof statusOf)[DecisionBody['type']];
+
+function refuseIfNotAllowed(row: StoredApproval, type: DecisionBody['type']): void {
+  if (!row.allowed.includes(type)) {
+    throw new ApiError('approval.not_allowed', `This tool call does not allow the decision ${type}.`, {
       details: { allowed: row.allowed },
     });
   }
+}
+
+function callThatRuns(row: StoredApproval, body: DecisionBody): Runs | undefined {
   const runs =
     body.type === 'approve'
       ? { name: row.tool, args: row.args }
       : body.type === 'edit'
         ? editedCall(row, body)
         : undefined;
+  if (runs === undefined) return undefined;
   // Argument digests are taken before the decision is stored, so arguments that are not I-JSON are a 400.
-  let runsSha256: string | undefined;
-  if (runs !== undefined) {
-    try {
-      runsSha256 = argsSha256(runs.args);
-    } catch {
-      throw new ApiError('approval.invalid_args', 'The edited arguments are not I-JSON.');
-    }
+  try {
+    return { ...runs, argsSha256: argsSha256(runs.args) };
+  } catch {
+    throw new ApiError('approval.invalid_args', 'The edited arguments are not I-JSON.');
   }
-  const { receiptId: _, ...decision } = body;
-  const status = statusOf[body.type];
+}
+
+/** Stores the decision on the still-pending call; when another came first or the window closed, says which. */
+async function storeDecision(
+  row: StoredApproval,
+  stored: { status: Status; decision: Decision; at: number },
+  deps: DecideDeps,
+): Promise<void> {
   const key = { tenant: deps.tenant, receiptId: row.receiptId, callId: row.callId };
+  const { status, decision, at } = stored;
   if (!(await decideHeldCall(deps.db, key, { status, decision, by: deps.keyId, at }))) {
     // Another decision came first, or the window closed meanwhile: say which.
     const [now] = await findHeldCalls(deps.db, deps.tenant, row.callId, row.receiptId);
     refuseIfClosed(now ?? row, deps.now());
     throw new Error('a pending call in its window was not decided');
   }
-  const capability =
-    runs === undefined || runsSha256 === undefined
-      ? undefined
-      : await signCapability(
-          {
-            v: 1,
-            iss: deps.issuer,
-            tenant: deps.tenant,
-            rid: row.receiptId,
-            call: row.callId,
-            tool: runs.name,
-            argsSha256: runsSha256,
-            tainted: row.tainted,
-            decision: body.type === 'approve' ? 'approve' : 'edit',
-            by: deps.keyId,
-            iat: at,
-            exp: at + deps.capabilityTtlMs,
-          },
-          deps.signingKey,
-        );
-  // No content in the trail: the decision, the held arguments and the token by their SHA-256.
-  const record = await deps.recordAudit({
+}
+
+function capabilityFor(
+  row: StoredApproval,
+  runs: Runs,
+  type: DecisionBody['type'],
+  at: number,
+  deps: DecideDeps,
+): Promise<string> {
+  return signCapability(
+    {
+      v: 1,
+      iss: deps.issuer,
+      tenant: deps.tenant,
+      rid: row.receiptId,
+      call: row.callId,
+      tool: runs.name,
+      argsSha256: runs.argsSha256,
+      tainted: row.tainted,
+      decision: type === 'approve' ? 'approve' : 'edit',
+      by: deps.keyId,
+      iat: at,
+      exp: at + deps.capabilityTtlMs,
+    },
+    deps.signingKey,
+  );
+}
+
+// No content in the trail: the decision, the held arguments and the token by their SHA-256.
+function auditDecision(
+  row: StoredApproval,
+  made: { type: DecisionBody['type']; status: Status; decision: Decision },
+  runs: Runs | undefined,
+  capability: string | undefined,
+  deps: DecideDeps,
+): Promise<AuditRecord> {
+  return deps.recordAudit({
     action: 'approval.decided',
     actor: deps.keyId,
     subject: `${row.receiptId}/${row.callId}`,
-    outcome: status,
+    outcome: made.status,
     details: {
       tenant: deps.tenant,
       receiptId: row.receiptId,
       callId: row.callId,
       tool: row.tool,
-      decision: body.type,
-      decisionSha256: sha256Hex(decision as JsonValue),
+      decision: made.type,
+      decisionSha256: sha256Hex(made.decision as JsonValue),
       heldArgsSha256: argsSha256(row.args),
-      ...(runs === undefined ? {} : { runs: runs.name, runsArgsSha256: runsSha256 ?? null }),
+      ...(runs === undefined ? {} : { runs: runs.name, runsArgsSha256: runs.argsSha256 }),
       capabilitySha256: capability === undefined ? null : bytesToHex(sha256(utf8(capability))),
     },
   });
+}
+
+export async function decideApproval(callId: string, body: DecisionBody, deps: DecideDeps): Promise<Decided> {
+  const row = await heldCall(callId, body, deps);
+  const at = deps.now();
+  refuseIfClosed(row, at);
+  refuseIfNotAllowed(row, body.type);
+  const runs = callThatRuns(row, body);
+  const { receiptId: _, ...decision } = body;
+  const status = statusOf[body.type];
+  await storeDecision(row, { status, decision, at }, deps);
+  const capability = runs === undefined ? undefined : await capabilityFor(row, runs, body.type, at, deps);
+  const record = await auditDecision(row, { type: body.type, status, decision }, runs, capability, deps);
   // A door's continuation hands over this very token, and names this record.
+  const key = { tenant: deps.tenant, receiptId: row.receiptId, callId: row.callId };
   await recordDecisionOutcome(deps.db, key, { capability: capability ?? null, auditSeq: record.seq });
   const decided = { ...row, status, decision, decidedBy: deps.keyId, decidedAt: at };
   return {
