@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
@@ -264,12 +264,24 @@ export async function runScript(block: FencedBlock, name: string, valve: LocalVa
   } else {
     writeFileSync(file, source);
   }
-  const run = spawnSync(process.execPath, [file], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, VALVE_KEY: valve.key },
-  });
+  // Spawned, not spawnSync: a blocked event loop misses the server closing this process's idle
+  // keep-alive sockets, and the next example's fetch then reuses a closed one ("other side closed").
+  const run = await new Promise<{ status: number | null; signal: string | null; stderr: string }>(
+    (resolve, reject) => {
+      const child = spawn(process.execPath, [file], {
+        cwd: repoRoot,
+        timeout: 60_000,
+        env: { ...process.env, VALVE_KEY: valve.key },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      child.stdout.resume();
+      child.on('error', reject);
+      child.on('close', (status, signal) => resolve({ status, signal, stderr }));
+    },
+  );
   if (run.status === 0) return [];
   return [`exited ${run.status ?? run.signal}: ${run.stderr.slice(0, 1000)}`];
 }
