@@ -206,7 +206,8 @@ function auditDecision(
       tool: row.tool,
       decision: made.type,
       decisionSha256: sha256Hex(made.decision as JsonValue),
-      heldArgsSha256: argsSha256(row.args),
+      // The digest taken when the call was held (rows held before migration 0008 have none).
+      heldArgsSha256: row.argsSha256 ?? argsSha256(row.args),
       ...(runs === undefined ? {} : { runs: runs.name, runsArgsSha256: runs.argsSha256 }),
       capabilitySha256: capability === undefined ? null : bytesToHex(sha256(utf8(capability))),
     },

@@ -18,6 +18,8 @@ export interface StoredApproval extends HeldCall {
   auditSeq: number | null;
   /** When the arguments were purged after the window (`args` is then `{}`); null while they are kept. */
   argsPurgedAt: number | null;
+  /** The JCS SHA-256 of the held arguments, computed when the call was held; kept after the purge. */
+  argsSha256: string | null;
 }
 
 interface RawRow {
@@ -39,6 +41,7 @@ interface RawRow {
   capability: string | null;
   audit_seq: number | null;
   args_purged_at: number | null;
+  args_sha256: string | null;
 }
 
 function fromRow(row: RawRow): StoredApproval {
@@ -61,6 +64,7 @@ function fromRow(row: RawRow): StoredApproval {
     capability: row.capability,
     auditSeq: row.audit_seq,
     argsPurgedAt: row.args_purged_at,
+    argsSha256: row.args_sha256,
   };
 }
 
