@@ -18,9 +18,6 @@ import type { WitnessRound } from './log-witnessing';
 import { ShardRegistry } from './shard-registry';
 import { WitnessRounds } from './witness-rounds';
 
-export type { LogAppend } from './log-batches';
-export type { LogProofHashes } from './log-proofs';
-
 function checkEntry(entry: unknown): asserts entry is Uint8Array {
   if (!(entry instanceof Uint8Array) || entry.length !== 32) {
     throw new TypeError('a log entry is a 32-byte hash');

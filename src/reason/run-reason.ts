@@ -1,7 +1,6 @@
 import type { ReasonRequest } from '../contracts/reason-request';
 import type { ReasonResponse, UnsignedResponse } from '../contracts/reason-response';
 import type { IssueReceipt } from '../issuance/issue-receipt';
-import type { RequestMedia } from '../media/read-media';
 import type { ModelResponse } from '../model/model-response';
 import { answerOf } from './answer-of';
 import { callAttempts } from './call-attempts';
@@ -10,30 +9,24 @@ import { issueAnswer } from './issue-answer';
 import { type PreparedReason, prepareReason, type ReasonDeps, type ReasonOptions } from './prepare-reason';
 import { withWarnings } from './with-warnings';
 
-export type { UnsignedResponse } from '../contracts/reason-response';
-export type { ReasonDeps, ReasonOptions } from './prepare-reason';
-
 /** The request pipeline: render → plan → call, retry, fail over → check (one JSON repair) → response. */
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps & { issueReceipt: IssueReceipt },
   options?: ReasonOptions,
-  media?: RequestMedia,
 ): Promise<ReasonResponse>;
 /** Without a receipt hook (pipeline unit tests) the answer is unsigned. */
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options?: ReasonOptions,
-  media?: RequestMedia,
 ): Promise<UnsignedResponse>;
 export async function runReason(
   request: ReasonRequest,
   deps: ReasonDeps,
   options: ReasonOptions = {},
-  media?: RequestMedia,
 ): Promise<UnsignedResponse | ReasonResponse> {
-  return answerReason(await prepareReason(request, deps, options, media), deps);
+  return answerReason(await prepareReason(request, deps, options), deps);
 }
 
 /** The JSON answer of a prepared request: call, retry, fail over → check (one JSON repair) → response. */

@@ -87,7 +87,6 @@ async function claimRequest(
 /** A request ready for its model call: prepared, its receipt hook fenced by its claim. */
 interface Begun {
   prepared: PreparedReason;
-  claim?: HeldClaim;
   reasonDeps: ReasonDeps & { issueReceipt: IssueReceipt };
   flushHealth: () => void;
   recordFailure: (error: unknown) => void;
@@ -117,7 +116,7 @@ async function begin(
   const recordFailure = failureRecorder(claim, stream, deps, reasonDeps, options);
   try {
     const prepared = await prepareReason(request, reasonDeps, options, media);
-    return { prepared, claim, reasonDeps, flushHealth: pipeline.flushHealth, recordFailure };
+    return { prepared, reasonDeps, flushHealth: pipeline.flushHealth, recordFailure };
   } catch (error) {
     claim?.stop();
     pipeline.flushHealth();
@@ -156,10 +155,11 @@ export async function serveAnswer(
   const media = readMedia(request);
   const claimed = await claimRequest(request, media, deps, options);
   if (claimed.replay) return { response: claimed.replay, replayed: true };
-  const { prepared, claim, reasonDeps, flushHealth, recordFailure } = await begin(
+  const { claim } = claimed;
+  const { prepared, reasonDeps, flushHealth, recordFailure } = await begin(
     request,
     media,
-    claimed.claim,
+    claim,
     false,
     deps,
     options,
@@ -193,10 +193,11 @@ export async function serveEvents(
     const { receiptId } = claimed.replay;
     return { events: replayEvents(claimed.replay), abort: new AbortController(), replayed: true, receiptId };
   }
-  const { prepared, claim, reasonDeps, flushHealth, recordFailure } = await begin(
+  const { claim } = claimed;
+  const { prepared, reasonDeps, flushHealth, recordFailure } = await begin(
     request,
     media,
-    claimed.claim,
+    claim,
     true,
     deps,
     options,

@@ -13,7 +13,7 @@ import { catalogInForce } from '../policy/catalog-in-force';
 import type { HealthView } from '../policy/plan-types';
 import { abortableSleep } from '../providers/abortable-sleep';
 import { toolCallGate } from '../reason/gate-tool-calls';
-import type { ReasonDeps } from '../reason/run-reason';
+import type { ReasonDeps } from '../reason/prepare-reason';
 import type { ServeDeps } from '../reason/serve-reason';
 import { serviceKeysOf } from '../receipts/service-keys';
 import { countSetting, textSetting } from '../settings';
