@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { buildPages } from './scripts/build-pages.js';
+import { workersTestGroups } from './test/runtime-groups';
 
 // Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
 function pkcs8Ed25519(): string {
@@ -14,6 +15,30 @@ const migrations = await readD1Migrations('migrations');
 // test imports them.
 await buildPages();
 
+// Every Workers project runs the real wrangler.toml with fresh development secrets.
+function workersPool() {
+  return cloudflareTest({
+    wrangler: { configPath: './wrangler.toml' },
+    miniflare: {
+      bindings: {
+        TEST_MIGRATIONS: migrations,
+        ADMIN_TOKEN: 'test-admin-token',
+        RECEIPT_SIGNING_KEY: pkcs8Ed25519(),
+        LOG_SIGNING_KEY: pkcs8Ed25519(),
+        // wrangler also reads a developer's .dev.vars: blank the provider keys the default catalog
+        // names, so a real key there can never route a test to the network.
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: '',
+        GEMINI_API_KEY: '',
+      },
+    },
+  });
+}
+
+// In CI the shared test vectors are present, so their tests must run, not skip (test/shared-data.ts).
+const sharedDataDefine = { __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') };
+const groups = workersTestGroups(import.meta.dirname);
+
 export default defineConfig({
   test: {
     // Two test files at a time: a Workers file runs in workerd and a Node file mostly waits on the
@@ -25,30 +50,11 @@ export default defineConfig({
     silent: 'passed-only',
     projects: [
       {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: './wrangler.toml' },
-            miniflare: {
-              bindings: {
-                TEST_MIGRATIONS: migrations,
-                ADMIN_TOKEN: 'test-admin-token',
-                RECEIPT_SIGNING_KEY: pkcs8Ed25519(),
-                LOG_SIGNING_KEY: pkcs8Ed25519(),
-                // wrangler also reads a developer's .dev.vars: blank the provider keys the default catalog
-                // names, so a real key there can never route a test to the network.
-                OPENAI_API_KEY: '',
-                ANTHROPIC_API_KEY: '',
-                GEMINI_API_KEY: '',
-              },
-            },
-          }),
-        ],
-        // In CI the shared test vectors are present, so their tests must run, not skip (test/shared-data.ts).
-        define: { __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') },
+        plugins: [workersPool()],
+        define: sharedDataDefine,
         test: {
           name: 'workers',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/node/**'],
+          include: groups.own,
           setupFiles: ['./test/apply-migrations.ts'],
           // As the Node project's: on a loaded shared machine vitest's 5 s default cut off tests that take
           // 1 to 2 s when quiet (tlog-tiles, tenant-budget, prompt invariants). A test that hangs still fails.
@@ -56,9 +62,24 @@ export default defineConfig({
         },
       },
       {
+        plugins: [workersPool()],
+        define: sharedDataDefine,
+        test: {
+          // Files that never reach the runtime's bindings (test/runtime-groups.ts) run one after another in
+          // one workerd instead of starting one each; they still run in the Workers runtime.
+          name: 'workers-pure',
+          include: groups.shared,
+          isolate: false,
+          testTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: 'node',
           environment: 'node',
+          // A file starts its own Valve, upstreams and clients and stops them in afterAll, so files can share
+          // a Node process: that saves loading wrangler and the clients again for every file.
+          isolate: false,
           include: ['test/node/**/*.test.ts'],
           globalSetup: ['./test/node/helpers/build-cli.ts', './test/node/helpers/migrate-storage.ts'],
           testTimeout: 60_000,
