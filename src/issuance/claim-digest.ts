@@ -15,14 +15,23 @@ const CLAIM_INFO = utf8('valve-receipt/v1/claim');
 const DIGEST_LABEL = utf8('valve-receipt/v1/claim-digest');
 const ZERO = new Uint8Array([0]);
 
-export async function claimDigest(
+/** The request's digest, computed once a request, and the claim's keyed digest of it; both null without the caller's salt. */
+export interface ClaimDigests {
+  /** requestDigest(request): also what the replay copy is sealed to, so the receipt hook takes it from the claim. */
+  request: Bytes | null;
+  claim: Bytes | null;
+}
+
+export async function claimDigests(
   tenant: string,
   request: ReasonRequest & { receiptId: string },
-): Promise<Bytes | null> {
-  if (request.receiptSalt === undefined) return null;
+): Promise<ClaimDigests> {
+  if (request.receiptSalt === undefined) return { request: null, claim: null };
+  const ofRequest = requestDigest(request);
   const info = concatBytes(CLAIM_INFO, ZERO, uuidToBytes(request.receiptId));
   const key = await hkdfSha256(utf8(request.receiptSalt), KDF_SALT, info, 32);
-  return hmacSha256(key, concatBytes(DIGEST_LABEL, ZERO, utf8(tenant), ZERO, requestDigest(request)));
+  const claim = await hmacSha256(key, concatBytes(DIGEST_LABEL, ZERO, utf8(tenant), ZERO, ofRequest));
+  return { request: ofRequest, claim };
 }
 
 /** Whether a stored claim digest is this request's: both absent (Valve-drawn salts), or equal. */

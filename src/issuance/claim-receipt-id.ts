@@ -1,12 +1,11 @@
 import type { ReasonRequest } from '../contracts/reason-request';
-import type { Bytes } from '../encoding/bytes';
 import { randomHex } from '../encoding/random-token';
 import { ApiError } from '../errors';
 import type { ClaimRegistration } from '../log/log-claims';
 import { endLease, insertClaim, issueClaim, type NewClaim, takeOverClaim } from '../storage/receipt-claims';
 import { findReceipt, type StoredReceipt } from '../storage/receipts';
 import type { ClaimDeps, TakerClaim } from './claim-deps';
-import { claimDigest, sameClaimDigest } from './claim-digest';
+import { type ClaimDigests, claimDigests, sameClaimDigest } from './claim-digest';
 import { type HeldClaim, holdClaim, LEASE_MS } from './held-claim';
 import { issuedRowOf, storedReceiptOf } from './logged-receipt';
 import { recoverSigned } from './recover-signed';
@@ -86,8 +85,15 @@ async function replayed(
 }
 
 /** The claim just taken, with its heartbeat started; fenced by the log shard `logOrigin`. */
-function held(fresh: NewClaim, logOrigin: string, deps: ClaimDeps): ClaimOutcome {
-  return { kind: 'claimed', claim: holdClaim({ ...fresh, logOrigin, db: deps.db, now: deps.now }) };
+function held(fresh: NewClaim, logOrigin: string, digests: ClaimDigests, deps: ClaimDeps): ClaimOutcome {
+  const claim = holdClaim({
+    ...fresh,
+    logOrigin,
+    requestDigest: digests.request,
+    db: deps.db,
+    now: deps.now,
+  });
+  return { kind: 'claimed', claim };
 }
 
 /**
@@ -97,13 +103,13 @@ function held(fresh: NewClaim, logOrigin: string, deps: ClaimDeps): ClaimOutcome
 async function takeOver(
   row: StoredReceipt,
   fresh: NewClaim,
-  digest: Bytes | null,
+  digests: ClaimDigests,
   request: ReasonRequest,
   deps: ClaimDeps,
 ): Promise<ClaimOutcome | undefined> {
   // Only the exact retry may take over: anyone else would turn the id into a different request's.
   // A claim from before claims had tokens carries no digest and goes to whoever comes first.
-  if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digest))
+  if (row.claim_token !== null && !sameClaimDigest(row.claim_digest, digests.claim))
     throw differentRequest(fresh.id);
   if (!(await takeOverClaim(deps.db, fresh, row.claim_token))) return undefined;
   const origin = row.log_origin ?? deps.logOrigin;
@@ -113,7 +119,7 @@ async function takeOver(
     { tenant, rid, token, expiresAt: fresh.now + REPLAY_RETENTION_MS },
     deps,
   );
-  if (logged === null) return held(fresh, origin, deps);
+  if (logged === null) return held(fresh, origin, digests, deps);
   return replayed(logged, request, tenant, deps);
 }
 
@@ -124,7 +130,7 @@ async function takeOver(
 async function tryClaim(
   tenant: string,
   request: ReasonRequest & { receiptId: string },
-  digest: Bytes | null,
+  digests: ClaimDigests,
   now: number,
   deps: ClaimDeps,
 ): Promise<ClaimOutcome | StoredReceipt | undefined> {
@@ -135,17 +141,17 @@ async function tryClaim(
     token: randomHex(16),
     now,
     leaseUntil: now + LEASE_MS,
-    digest,
+    digest: digests.claim,
     logOrigin: deps.logOrigin,
   };
-  if (await insertClaim(deps.db, fresh)) return held(fresh, deps.logOrigin, deps);
+  if (await insertClaim(deps.db, fresh)) return held(fresh, deps.logOrigin, digests, deps);
   let row = await findReceipt(deps.db, tenant, id);
   if (row === null) return undefined; // released between the two queries
   // A claim made before leases existed counts as leased for LEASE_MS from its claim time.
   const stale = (row.lease_until ?? row.claimed_at + LEASE_MS) <= now;
   if (row.state === 'signed' && stale) row = await recoverSigned(row, deps);
   if (row.state === 'issued') return replayed(row, request, tenant, deps);
-  if (row.state === 'pending' && stale) return takeOver(row, fresh, digest, request, deps);
+  if (row.state === 'pending' && stale) return takeOver(row, fresh, digests, request, deps);
   return row;
 }
 
@@ -155,12 +161,12 @@ export async function claimReceiptId(
   request: ReasonRequest & { receiptId: string },
   deps: ClaimDeps,
 ): Promise<ClaimOutcome> {
-  const digest = await claimDigest(tenant, request);
+  const digests = await claimDigests(tenant, request);
   const deadline = deps.now() + deps.waitMs;
   let pollMs = FIRST_POLL_MS;
   for (;;) {
     const now = deps.now();
-    const tried = await tryClaim(tenant, request, digest, now, deps);
+    const tried = await tryClaim(tenant, request, digests, now, deps);
     if (tried === undefined) continue;
     if ('kind' in tried) return tried;
     if (now >= deadline) throw inProgress(request.receiptId, tried, now);

@@ -18,6 +18,8 @@ export interface HeldClaim {
   token: string;
   /** The log shard that fences the claim and logs its receipt. */
   logOrigin: string;
+  /** The request's digest (request-digest.ts) when the caller salted it, to seal the replay copy to; null otherwise. */
+  requestDigest: Uint8Array | null;
   db: D1Database;
   now: () => number;
   /** Stops the heartbeat; the lease then runs out by itself. */

@@ -65,7 +65,8 @@ export function receiptHookFor(env: Env, tenant: string, io: IssuanceIo, claim?:
       ...issuer,
       // Sealed before the append, so a retry that recovers the receipt can replay it; the proof is added then.
       beforeLog: async ({ jws, iat, salt }) => {
-        signed = await signedRowOf({ tenant, origin, keys, request, response }, { jws, iat, salt });
+        const at = { tenant, origin, keys, request, response, requestDigest: claim.requestDigest };
+        signed = await signedRowOf(at, { jws, iat, salt });
       },
       appendToLog: (entry) => {
         // issueReceipt runs beforeLog first; a claimed receipt never goes to the plain append.
@@ -93,6 +94,8 @@ async function signedRowOf(
     keys: ServiceKeys;
     request: ReasonRequest;
     response: UnsignedResponse;
+    /** The claim's digest of the request, when it has one: the same bytes requestDigest gives, once computed. */
+    requestDigest: Uint8Array | null;
   },
   { jws, iat, salt }: { jws: string; iat: number; salt: string },
 ): Promise<SignedRow> {
@@ -104,7 +107,7 @@ async function signedRowOf(
           salt,
           response.receiptId,
           utf8(JSON.stringify({ ...response, receipt: { jws } })),
-          replayAad(tenant, response.receiptId, requestDigest(request)),
+          replayAad(tenant, response.receiptId, at.requestDigest ?? requestDigest(request)),
         );
   return {
     tenant,
