@@ -18,7 +18,7 @@
 //     attacker against naive-after and valve on the same e-mails, the model under test as its rewriter.
 // Reads ../shared/data/injection/bipia/ (microsoft/BIPIA, MIT) beside the repository.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allArms, isArm } from './eval/arms.js';
 import { calibrationArms } from './eval/calibrate.js';
@@ -62,7 +62,12 @@ const keyEnv = option('key', undefined);
 const attacked = Number(option('attacked', '75'));
 const perTemplate = Number(option('per-template', '5'));
 const cleanCount = Number(option('clean', '50'));
-const outDir = join(root, String(option('out', join('bench', 'results', 'injection'))));
+// --out as a shell reads it: an absolute path as is, a relative one from where `npm run` was typed
+// (npm runs the script from the package root and says where it started in INIT_CWD).
+const outDir = resolve(
+  process.env.INIT_CWD ?? process.cwd(),
+  String(option('out', join(root, 'bench', 'results', 'injection'))),
+);
 const threads = Number(option('threads', '2'));
 const cacheDir = join(root, '.cache', 'eval');
 

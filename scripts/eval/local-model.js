@@ -210,6 +210,18 @@ export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, sou
   };
 }
 
+async function waitForKey(url, key, child, seconds) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (child.exitCode !== null) throw new Error(`Valve exited (${child.exitCode}) before it took its key`);
+    const res = await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } }).catch(
+      () => null,
+    );
+    if (res?.status === 200) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`Valve did not accept its development key within ${seconds} s`);
+}
+
 /**
  * `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars (the catalog and any
  * `secrets`, name to value); resolves with its key.
@@ -246,5 +258,13 @@ export async function startValve(work, port, catalog, secrets = {}) {
     throw new Error(`${error.message}\n${log}`);
   }
   const key = readFileSync(join(work, 'valve', 'dev-api-key'), 'utf8').trim();
+  // npm start writes the key's row just after /health first answers: a trial sent in between was
+  // refused as auth.invalid_key (the first 25 trials of a run). Wait until the key is accepted.
+  try {
+    await waitForKey(url, key, child, 30);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}\n${log}`);
+  }
   return { url, key, stop: stopper(child) };
 }
