@@ -148,7 +148,7 @@ export const catalogModelSchema = z.strictObject({
   maxPrivacy: messageLevelSchema,
   /** The rendering mode this model reads best (docs/trust.md); default `tags`. */
   promptMode: z.enum(promptModes).optional(),
-  /** Where this model reads the caller's instructions best (docs/trust.md); default `system`. */
+  /** Where this model reads the caller's instructions best (docs/trust.md); default by provider (defaultLayout). */
   promptLayout: z.enum(promptLayouts).optional(),
   /**
    * Other names a door's `model` may call this model by (Claude Code sends `claude-sonnet-4-5-…`):

@@ -136,7 +136,7 @@ export async function prepareReason(
   let plan = planFor(prompt.messages);
   const planned = plan.attempts.map((attempt) => attempt.entry);
   const mode = chooseMode(override, planned);
-  const layout = chooseLayout(layoutOverride, planned);
+  const layout = chooseLayout(layoutOverride, plan.attempts);
   if (mode !== prompt.mode || layout !== prompt.layout) {
     prompt = renderPrompt(request, { ...secrets, mode, layout, untrustedTurns });
     plan = planFor(prompt.messages);

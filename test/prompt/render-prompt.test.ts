@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reasonRequestSchema } from '../../src/contracts/reason-request';
 import { defaultCatalog } from '../../src/policy/default-catalog';
-import { chooseLayout, chooseMode } from '../../src/prompt/choose-mode';
+import { chooseLayout, chooseMode, defaultLayout } from '../../src/prompt/choose-mode';
 import { datamarkChar } from '../../src/prompt/datamark-char';
 import { normalizeText } from '../../src/prompt/normalize-text';
 import { parseRegions } from '../../src/prompt/parse-regions';
@@ -477,12 +477,36 @@ describe('chooseMode', () => {
     expect(chooseMode(undefined, [{ ...deep, promptMode: 'tags+base64' }, fast])).toBe('tags+datamark');
   });
 
-  it('takes the layout override, else the first model’s promptLayout, default system', () => {
-    expect(chooseLayout('after-data', [fast])).toBe('after-data');
-    expect(chooseLayout(undefined, [fast])).toBe('system');
-    expect(chooseLayout(undefined, [{ ...deep, promptLayout: 'after-data' }, fast])).toBe('after-data');
-    expect(chooseLayout('system', [{ ...deep, promptLayout: 'after-data' }])).toBe('system');
+  it('takes the layout override, else the first model’s promptLayout, else its provider’s default', () => {
+    const openai = { kind: 'openai' as const };
+    const local = { kind: 'openai' as const, baseUrl: 'http://127.0.0.1:8080/v1' };
+    const at = (entry: typeof fast, providerConfig: Parameters<typeof defaultLayout>[0]) => ({
+      entry,
+      providerConfig,
+    });
+    expect(chooseLayout('after-data', [at(fast, local)])).toBe('after-data');
+    expect(chooseLayout(undefined, [at(fast, openai)])).toBe('system');
+    expect(chooseLayout(undefined, [at(fast, local)])).toBe('data-turn');
+    expect(
+      chooseLayout(undefined, [at({ ...deep, promptLayout: 'after-data' }, local), at(fast, openai)]),
+    ).toBe('after-data');
+    expect(chooseLayout('system', [at({ ...deep, promptLayout: 'after-data' }, local)])).toBe('system');
     expect(chooseLayout(undefined, [])).toBe('system');
+  });
+
+  it.each([
+    [{ kind: 'openai' }, 'system'],
+    [{ kind: 'openai', baseUrl: 'https://api.openai.com/v1' }, 'system'],
+    [{ kind: 'openai', baseUrl: 'https://my-deployment.openai.azure.com/openai/v1' }, 'system'],
+    [{ kind: 'openai', baseUrl: 'http://localhost:11434/v1' }, 'data-turn'],
+    [{ kind: 'openai', baseUrl: 'https://openrouter.ai/api/v1' }, 'data-turn'],
+    [{ kind: 'anthropic' }, 'system'],
+    [{ kind: 'anthropic', baseUrl: 'https://gateway.example.com/anthropic' }, 'system'],
+    [{ kind: 'gemini' }, 'system'],
+    [{ kind: 'workers-ai' }, 'data-turn'],
+    [{ kind: 'sim' }, 'system'],
+  ] as const)('gives a model of provider %o the %s layout by default', (provider, layout) => {
+    expect(defaultLayout(provider)).toBe(layout);
   });
 });
 

@@ -149,8 +149,13 @@ describe('runArm', () => {
       expect(user.endsWith(request)).toBe(true);
       expect(user.indexOf(request)).toBeGreaterThan(user.indexOf('Paid $1,250.00 to Acme.'));
     }
-    const [[, system]] = texts(byDefault);
-    expect(system).toContain(request);
+    // With neither, a model behind an OpenAI-compatible server gets data-turn: the e-mail's own turn,
+    // Valve's reply, then the request alone.
+    const defaults = texts(byDefault);
+    expect(defaults.map((pair: string[]) => pair[0])).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(defaults[0]?.[1]).not.toContain(request);
+    expect(defaults[1]?.[1]).toContain('Paid $1,250.00 to Acme.');
+    expect(defaults[3]?.[1]?.endsWith(request)).toBe(true);
   });
 });
 

@@ -59,21 +59,19 @@ describe('POST /v1/reason against real wire formats', () => {
     expect(arrivalsOn(harness, lane.backup)).toBe(0);
   });
 
-  it('sends the trusted instructions in the system message and the untrusted ticket in the user message', async () => {
+  it('sends the untrusted ticket in a user turn of its own and the trusted instructions alone after it (data-turn, the default behind an OpenAI-compatible server)', async () => {
     const lane = lanes.trust;
     scriptLane(harness, lane, [answer]);
     await reason(harness, lane);
     const body = harness.upstream.arrivals(lane.primary)[0]?.body as {
       messages: { role: string; content: string }[];
     };
-    const text = (role: string) =>
-      body.messages
-        .filter((m) => m.role === role)
-        .map((m) => m.content)
-        .join('');
-    expect(text('system')).toContain('Summarize the ticket in one sentence.');
-    expect(text('system')).not.toContain('The printer is on fire.');
-    expect(text('user')).toContain('The printer is on fire.');
+    expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    const [system, data, , request] = body.messages.map((m) => m.content);
+    expect(system).not.toContain('The printer is on fire.');
+    expect(data).toContain('The printer is on fire.');
+    expect(data).not.toContain('Summarize the ticket in one sentence.');
+    expect(request).toBe('Summarize the ticket in one sentence.');
   });
 });
 
