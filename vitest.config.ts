@@ -36,7 +36,9 @@ function workersPool() {
 }
 
 // In CI the shared test vectors are present, so their tests must run, not skip (test/shared-data.ts).
-const sharedDataDefine = { __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') };
+// A new object for each project: vite takes a project's `define` over, and a second project given the
+// same object read the flag as false.
+const sharedDataDefine = () => ({ __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') });
 const groups = workersTestGroups(import.meta.dirname);
 
 export default defineConfig({
@@ -51,7 +53,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [workersPool()],
-        define: sharedDataDefine,
+        define: sharedDataDefine(),
         test: {
           name: 'workers',
           include: groups.own,
@@ -63,7 +65,7 @@ export default defineConfig({
       },
       {
         plugins: [workersPool()],
-        define: sharedDataDefine,
+        define: sharedDataDefine(),
         test: {
           // Files that never reach the runtime's bindings (test/runtime-groups.ts) run one after another in
           // one workerd instead of starting one each; they still run in the Workers runtime.
