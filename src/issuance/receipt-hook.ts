@@ -1,5 +1,4 @@
 import { writeReceiptRow } from '../background/write-behind';
-import type { ReasonRequest } from '../contracts/reason-request';
 import type { UnsignedResponse } from '../contracts/reason-response';
 import { utf8 } from '../encoding/utf8';
 import { logOriginFor, logOriginOf } from '../log/log-settings';
@@ -14,7 +13,6 @@ import { completeClaimedBehind } from './complete-claimed';
 import type { HeldClaim } from './held-claim';
 import { type IssuedReceipt, type IssueReceipt, issueReceipt } from './issue-receipt';
 import { REPLAY_RETENTION_MS, replayAad } from './replay-of';
-import { requestDigest } from './request-digest';
 
 /** The request's round trips, and its work behind the answer. */
 export interface IssuanceIo {
@@ -65,7 +63,7 @@ export function receiptHookFor(env: Env, tenant: string, io: IssuanceIo, claim?:
       ...issuer,
       // Sealed before the append, so a retry that recovers the receipt can replay it; the proof is added then.
       beforeLog: async ({ jws, iat, salt }) => {
-        const at = { tenant, origin, keys, request, response, requestDigest: claim.requestDigest };
+        const at = { tenant, origin, keys, response, requestDigest: claim.requestDigest };
         signed = await signedRowOf(at, { jws, iat, salt });
       },
       appendToLog: (entry) => {
@@ -92,27 +90,26 @@ async function signedRowOf(
     tenant: string;
     origin: string;
     keys: ServiceKeys;
-    request: ReasonRequest;
     response: UnsignedResponse;
-    /** The claim's digest of the request, when it has one: the same bytes requestDigest gives, once computed. */
+    /** The claim's digest of the request: null exactly when Valve drew the salt (no replay copy then). */
     requestDigest: Uint8Array | null;
   },
   { jws, iat, salt }: { jws: string; iat: number; salt: string },
 ): Promise<SignedRow> {
-  const { tenant, request, response } = at;
+  const { tenant, response, requestDigest } = at;
   const replay =
-    request.receiptSalt === undefined
+    requestDigest === null
       ? null
       : await sealReplay(
           salt,
           response.receiptId,
           utf8(JSON.stringify({ ...response, receipt: { jws } })),
-          replayAad(tenant, response.receiptId, at.requestDigest ?? requestDigest(request)),
+          replayAad(tenant, response.receiptId, requestDigest),
         );
   return {
     tenant,
     id: response.receiptId,
-    saltGenerated: request.receiptSalt === undefined,
+    saltGenerated: requestDigest === null,
     logOrigin: at.origin,
     kid: at.keys.receiptKey.kid,
     iat,
