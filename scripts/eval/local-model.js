@@ -139,11 +139,11 @@ export async function prepareModel(cacheDir, size) {
   return { ...model, path };
 }
 
-async function waitFor(url, child, what, seconds) {
+async function waitFor(url, child, what, seconds, init = {}) {
   for (let i = 0; i < seconds * 4; i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) before it answered`);
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, init);
       if (res.ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
@@ -210,18 +210,6 @@ export function endpointCatalog({ baseUrl, model, rendering = {}, apiKeyEnv, sou
   };
 }
 
-async function waitForKey(url, key, child, seconds) {
-  for (let i = 0; i < seconds * 10; i++) {
-    if (child.exitCode !== null) throw new Error(`Valve exited (${child.exitCode}) before it took its key`);
-    const res = await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } }).catch(
-      () => null,
-    );
-    if (res?.status === 200) return;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  throw new Error(`Valve did not accept its development key within ${seconds} s`);
-}
-
 /**
  * `npm start` (scripts/dev.js) on a port of its own with its own state and .dev.vars (the catalog and any
  * `secrets`, name to value); resolves with its key.
@@ -251,17 +239,14 @@ export async function startValve(work, port, catalog, secrets = {}) {
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
+  let key;
   try {
     await waitFor(`${url}/health`, child, 'Valve', 180);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${error.message}\n${log}`);
-  }
-  const key = readFileSync(join(work, 'valve', 'dev-api-key'), 'utf8').trim();
-  // npm start writes the key's row just after /health first answers: a trial sent in between was
-  // refused as auth.invalid_key (the first 25 trials of a run). Wait until the key is accepted.
-  try {
-    await waitForKey(url, key, child, 30);
+    key = readFileSync(join(work, 'valve', 'dev-api-key'), 'utf8').trim();
+    // npm start writes the key's row just after /health first answers: a trial sent in between was
+    // refused as auth.invalid_key (the first 25 trials of a run). Wait until the key is accepted.
+    const headers = { authorization: `Bearer ${key}` };
+    await waitFor(`${url}/v1/usage`, child, 'Valve with its development key', 30, { headers });
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${error.message}\n${log}`);
