@@ -3,7 +3,7 @@ import type { ToolTurn } from '../contracts/reason-request';
 import type { ToolCall } from '../contracts/reason-response';
 import { ApiError } from '../errors';
 import { findHeldCalls, type StoredApproval } from '../storage/approvals';
-import { type DecideDeps, decideApproval, reviewerTurn } from './decide-approval';
+import { type DecideDeps, decideHeld, reviewerTurn } from './decide-approval';
 
 // A door's continuation after a reviewer decided a held call (docs/approvals.md "At the doors"): the
 // recorded decision, loaded for the caller's tenant, becomes what the door does next. An approve or
@@ -72,14 +72,14 @@ async function decidedCall(named: NamedCall, deps: CarryDeps): Promise<StoredApp
   }
   // The same decision POST /v1/approvals takes, by this key: recorded and audited alike.
   const { approve, reason } = named.answer;
-  await decideApproval(
-    row.callId,
+  const { stored } = await decideHeld(
+    row,
     approve
       ? { type: 'approve', receiptId: row.receiptId }
       : { type: 'reject', receiptId: row.receiptId, ...(reason === undefined ? {} : { message: reason }) },
     deps.decide,
   );
-  return storedCall({ callId: row.callId, receiptId: row.receiptId }, deps);
+  return stored;
 }
 
 function refuseContradiction(named: NamedCall, row: StoredApproval): void {

@@ -216,6 +216,18 @@ function auditDecision(
 
 export async function decideApproval(callId: string, body: DecisionBody, deps: DecideDeps): Promise<Decided> {
   const row = await heldCall(callId, body, deps);
+  return (await decideHeld(row, body, deps)).decided;
+}
+
+/**
+ * Decides a held call its caller has already read (a door's continuation reads it to find the call), and
+ * gives back the row as it is now stored beside the answer, so nobody reads it again.
+ */
+export async function decideHeld(
+  row: StoredApproval,
+  body: DecisionBody,
+  deps: DecideDeps,
+): Promise<{ decided: Decided; stored: StoredApproval }> {
   const at = deps.now();
   refuseIfClosed(row, at);
   refuseIfNotAllowed(row, body.type);
@@ -228,9 +240,17 @@ export async function decideApproval(callId: string, body: DecisionBody, deps: D
   // A door's continuation hands over this very token, and names this record.
   const key = { tenant: deps.tenant, receiptId: row.receiptId, callId: row.callId };
   await recordDecisionOutcome(deps.db, key, { capability: capability ?? null, auditSeq: record.seq });
-  const decided = { ...row, status, decision, decidedBy: deps.keyId, decidedAt: at };
-  return {
-    approval: approvalView(decided, at),
+  const stored: StoredApproval = {
+    ...row,
+    status,
+    decision,
+    decidedBy: deps.keyId,
+    decidedAt: at,
+    capability: capability ?? null,
+    auditSeq: record.seq,
+  };
+  const decided: Decided = {
+    approval: approvalView(stored, at),
     ...(runs === undefined || capability === undefined
       ? {}
       : { toolCall: { id: row.callId, name: runs.name, arguments: runs.args, capability } }),
@@ -238,4 +258,5 @@ export async function decideApproval(callId: string, body: DecisionBody, deps: D
     ...(body.type === 'reject' || body.type === 'respond' ? { toolTurn: reviewerTurn(row, body) } : {}),
     audit: { seq: record.seq, hash: record.hash },
   };
+  return { decided, stored };
 }

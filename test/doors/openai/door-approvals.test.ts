@@ -383,7 +383,12 @@ describe('a held call at the Responses door', () => {
       { type: 'function_call', call_id: valve.toolCalls[0]?.id, name: 'delete_files' },
     ]);
     const extension = decidedExtensionSchema.parse(decided.valve);
-    expect(extension.approval).toMatchObject({ status: 'approved', decidedBy: both.id });
+    expect(extension.approval).toMatchObject({
+      status: 'approved',
+      decidedBy: both.id,
+      auditSeq: expect.any(Number),
+    });
+    expect(extension.toolCalls[0]?.capability).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const again = await decide(both.key, valve.toolCalls[0]?.id ?? '', { type: 'approve' });
     expect(again.status).toBe(409);
   });
