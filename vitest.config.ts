@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { buildPages } from './scripts/build-pages.js';
-import { workersTestGroups } from './test/runtime-groups';
+import { workersTestGroups } from './test/runtime-groups.ts';
 
 // Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
 function pkcs8Ed25519(): string {
