@@ -7,13 +7,8 @@ import { utf8 } from '../encoding/utf8';
 import { type Ed25519SigningKey, signEd25519 } from '../signing/keys';
 import { findIJsonProblems } from './i-json';
 import { canonicalJson, type JsonValue } from './jcs';
-import {
-  JWS_ALG,
-  type JwsCheckName,
-  keyValidAt,
-  type NamedCheck,
-  verifyCompactJws,
-} from './verify-compact-jws';
+import { protectedHeaderOf } from './jws-header';
+import { type JwsCheckName, keyValidAt, type NamedCheck, verifyCompactJws } from './verify-compact-jws';
 
 // A capability token (docs/approvals.md): a compact JWS, typ `valve-approval+jws`, over the JCS of
 // its claims, signed by the deployment's receipt key. It lets one tool call run with exactly the
@@ -28,10 +23,7 @@ export function argsSha256(args: unknown): string {
 
 export async function signCapability(claims: CapabilityClaims, key: Ed25519SigningKey): Promise<string> {
   const checked = capabilityClaimsSchema.parse(claims);
-  const header = encodeBase64Url(
-    utf8(canonicalJson({ alg: JWS_ALG, kid: key.kid, typ: CAPABILITY_JWS_TYP })),
-  );
-  const signingInput = `${header}.${encodeBase64Url(utf8(canonicalJson(checked as unknown as JsonValue)))}`;
+  const signingInput = `${protectedHeaderOf(key, CAPABILITY_JWS_TYP)}.${encodeBase64Url(utf8(canonicalJson(checked as unknown as JsonValue)))}`;
   const signature = await signEd25519(key.privateKey, utf8(signingInput));
   return `${signingInput}.${encodeBase64Url(signature)}`;
 }

@@ -3,6 +3,7 @@ import type { Bytes } from '../encoding/bytes';
 import { utf8 } from '../encoding/utf8';
 import { type Ed25519SigningKey, signEd25519 } from '../signing/keys';
 import { canonicalJson, type JsonValue } from './jcs';
+import { protectedHeaderOf } from './jws-header';
 import { type ReceiptBody, validateReceiptBody } from './receipt-body';
 import { JWS_ALG, keyValidAt, type TrustedReceiptKey, verifyCompactJws } from './verify-compact-jws';
 
@@ -47,24 +48,12 @@ export async function signReceipt(body: ReceiptBody, key: Ed25519SigningKey): Pr
   return signReceiptPayload(utf8(canonicalJson(body as unknown as JsonValue)), key);
 }
 
-// base64url(JCS(header)) per signing key, made on its first receipt.
-const HEADERS = new WeakMap<Ed25519SigningKey, string>();
-function protectedHeaderOf(key: Ed25519SigningKey): string {
-  let header = HEADERS.get(key);
-  if (header === undefined) {
-    const members = { alg: RECEIPT_JWS_ALG, kid: key.kid, typ: RECEIPT_JWS_TYP };
-    header = encodeBase64Url(utf8(canonicalJson(members)));
-    HEADERS.set(key, header);
-  }
-  return header;
-}
-
 /**
  * Signs a payload that is already the JCS of a body made by `buildReceiptBody`: the issuer
  * canonicalises the body once, for the signature and for the log's entry hash alike.
  */
 export async function signReceiptPayload(payload: Bytes, key: Ed25519SigningKey): Promise<string> {
-  const signingInput = `${protectedHeaderOf(key)}.${encodeBase64Url(payload)}`;
+  const signingInput = `${protectedHeaderOf(key, RECEIPT_JWS_TYP)}.${encodeBase64Url(payload)}`;
   const signature = await signEd25519(key.privateKey, utf8(signingInput));
   return `${signingInput}.${encodeBase64Url(signature)}`;
 }

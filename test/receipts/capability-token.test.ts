@@ -113,6 +113,11 @@ describe('capability tokens', () => {
     );
     const asCapability = await verifyCapability(receipt, rootOf(key), { now });
     expect(asCapability.checks.at(-1)).toMatchObject({ check: 'jws.header', ok: false });
+    // A key's protected headers are kept per typ: tokens signed after a receipt with the same key are
+    // still capability tokens, and receipts still receipts.
+    const again = await verifyCapability(await signCapability(claimsOf(), key), rootOf(key), { now });
+    expect(again.ok).toBe(true);
+    expect((await verifyReceiptJws(receipt, rootOf(key).receiptKeys)).ok).toBe(true);
   });
 
   it('refuses a token signed before its key was valid', async () => {
