@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 import { buildPages } from './scripts/build-pages.js';
@@ -43,9 +44,10 @@ const groups = workersTestGroups(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    // Two test files at a time: a Workers file runs in workerd and a Node file mostly waits on the
-    // processes it spawns, so one file at a time (vitest's default on 2 cores) leaves a core idle.
-    maxWorkers: 2,
+    // One test file more than there are cores: a Workers file spends part of its start waiting on workerd
+    // and the module runner, a Node file on the processes it spawns, so a file per core leaves cores idle
+    // (bench/results/2026-12-07-suite.md).
+    maxWorkers: availableParallelism() + 1,
     // A passing test prints nothing: the Worker's structured logs of the failures tests provoke on purpose
     // (model.timeout, receipt.completion_failed, ...) are shown with the test only when it fails.
     // `npx vitest run --silent=false` shows them all.
