@@ -4,20 +4,16 @@ import type { Ed25519SigningKey } from '../signing/keys';
 import { canonicalJson } from './jcs';
 import { JWS_ALG } from './verify-compact-jws';
 
-// base64url(JCS(protected header)) per signing key and typ, made on the key's first token of that typ:
-// receipts and capability tokens differ only in `typ`.
-const HEADERS = new WeakMap<Ed25519SigningKey, Map<string, string>>();
+// base64url(JCS(protected header)), made once per key id and typ: the header is those two and the fixed
+// alg, so receipts and capability tokens share one cache, keyed by what the header is made of.
+const HEADERS = new Map<string, string>();
 
 export function protectedHeaderOf(key: Ed25519SigningKey, typ: string): string {
-  let byTyp = HEADERS.get(key);
-  if (byTyp === undefined) {
-    byTyp = new Map();
-    HEADERS.set(key, byTyp);
-  }
-  let header = byTyp.get(typ);
+  const id = `${typ}\n${key.kid}`;
+  let header = HEADERS.get(id);
   if (header === undefined) {
     header = encodeBase64Url(utf8(canonicalJson({ alg: JWS_ALG, kid: key.kid, typ })));
-    byTyp.set(typ, header);
+    HEADERS.set(id, header);
   }
   return header;
 }
