@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig } from 'vitest/config';
 import { buildPages } from './scripts/build-pages.js';
 import { workersTestGroups } from './test/runtime-groups.ts';
+import { runtimeShares, writeRuntimeShares } from './test/runtime-shares.ts';
 
 // Fresh development secrets for each test run, exactly as `npm start` writes them into .dev.vars.
 function pkcs8Ed25519(): string {
@@ -41,6 +42,15 @@ function workersPool() {
 // same object read the flag as false.
 const sharedDataDefine = () => ({ __REQUIRE_SHARED_DATA__: JSON.stringify(process.env.CI === 'true') });
 const groups = workersTestGroups(import.meta.dirname);
+// A whole run gives the files that reach the runtime one runtime per share (test/runtime-shares.ts); a
+// run that names test files (`npx vitest run test/log/log-claims.test.ts`) gives each its own, as before,
+// so a file named alone runs alone and by its own name.
+const namesFiles = process.argv
+  .slice(2)
+  .some((arg) => !arg.startsWith('-') && /(^|\/)test\/|\.test\.ts$/.test(arg));
+const ownRuntimes = namesFiles
+  ? groups.own
+  : writeRuntimeShares(import.meta.dirname, runtimeShares(groups.own));
 
 export default defineConfig({
   test: {
@@ -58,7 +68,7 @@ export default defineConfig({
         define: sharedDataDefine(),
         test: {
           name: 'workers',
-          include: groups.own,
+          include: ownRuntimes,
           setupFiles: ['./test/apply-migrations.ts'],
           // As the Node project's: on a loaded shared machine vitest's 5 s default cut off tests that take
           // 1 to 2 s when quiet (tlog-tiles, tenant-budget, prompt invariants). A test that hangs still fails.

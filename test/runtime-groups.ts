@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-// Which Workers test files need a runtime of their own. Starting workerd (one Miniflare per file) costs
+// Which Workers test files need a runtime with bindings. Starting workerd (one Miniflare per file) costs
 // about 3 s a file; a file that never touches the runtime's bindings, storage or the Worker itself (it
 // imports neither `cloudflare:test` nor `cloudflare:workers`, directly or through a test helper) tests
-// pure modules and shares one runtime with the others like it. Anything that reaches bindings gets a
-// fresh runtime and fresh storage, as before. The split is read from the imports on every run, so a
-// file that starts using `env` moves to its own runtime without anyone editing a list.
+// pure modules and shares one runtime with the others like it. A file that reaches bindings shares a
+// runtime and its storage only with a few files of its own folder (test/runtime-shares.ts). The split is
+// read from the imports on every run, so a file that starts using `env` moves without anyone editing a
+// list.
 
 const runtimeModules =
   /from\s+['"]cloudflare:(test|workers)['"]|import\s*\(\s*['"]cloudflare:(test|workers)['"]/;

@@ -84,13 +84,14 @@ describe('the receipt of a stream', () => {
   });
 
   it('ends a deadline-cancelled stream with response.error when its receipt cannot be issued', async () => {
-    const catalog = catalogOf([simModel('r-slow', { simulate: { latencyMs: 1, interChunkMs: 60 } })]);
+    // A chunk every 250 ms and a deadline of 1.25 s: a few deltas before the cut, even on a loaded machine.
+    const catalog = catalogOf([simModel('r-slow', { simulate: { latencyMs: 1, interChunkMs: 250 } })]);
     const deps: ReasonDeps = {
       ...depsOf(catalog, []),
       issueReceipt: () => Promise.reject(new Error('the log is unreachable')),
     };
     const prepared = await prepareReason(
-      { task: 't', instructions: 'i', modelPolicy: { maxLatencyMs: 300 } },
+      { task: 't', instructions: 'i', modelPolicy: { maxLatencyMs: 1250 } },
       deps,
     );
     const ends: unknown[] = [];
