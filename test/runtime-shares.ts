@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 // file joins its folder's share without anyone editing a list.
 
 /** At most this many files share a runtime: enough to pay the start rarely, few enough to run in parallel. */
-export const shareSize = 6;
+export const shareSize = 10;
 
 export interface RuntimeShare {
   /** The generated file's name without `.test.ts`: the folder under `test/` and a number, `routes-3`. */

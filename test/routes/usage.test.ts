@@ -32,8 +32,8 @@ async function usageWhen(key: string, requests: number): Promise<UsageBody> {
 
 describe('GET /v1/usage', () => {
   it('aggregates a tenant’s requests by model and day, with cost, and never shows another tenant’s', async () => {
-    const a = await createKey('tenant-a');
-    const b = await createKey('tenant-b');
+    const a = await createKey('usage-a');
+    const b = await createKey('usage-b');
     await reason(a.key, body);
     await reason(a.key, { ...body, modelPolicy: { prefer: 'cost' } });
     await reason(a.key, { ...body, modelPolicy: { regions: ['nowhere'] } });
@@ -41,7 +41,7 @@ describe('GET /v1/usage', () => {
 
     const usageA = await usageWhen(a.key, 3);
     const today = new Date().toISOString().slice(0, 10);
-    expect(usageA.tenant).toBe('tenant-a');
+    expect(usageA.tenant).toBe('usage-a');
     expect(usageA.rows.map((r) => [r.day, r.model, r.requests, r.errors])).toEqual([
       [today, 'none', 1, 1],
       [today, 'sim/deep', 1, 0],
@@ -56,7 +56,7 @@ describe('GET /v1/usage', () => {
   });
 
   it('groups by model only when asked', async () => {
-    const a = await createKey('tenant-c');
+    const a = await createKey('usage-c');
     await reason(a.key, body);
     await usageWhen(a.key, 1);
     const json = (await (await usage(a.key, '?groupBy=model')).json()) as UsageBody;

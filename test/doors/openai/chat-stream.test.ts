@@ -47,7 +47,7 @@ describe('POST /openai/v1/chat/completions with stream: true', () => {
   });
 
   it('ends with a choices: [] usage chunk carrying valve when include_usage is set', async () => {
-    const { key } = await createKey('door-usage');
+    const { key } = await createKey('chat-stream-usage');
     const { res } = await doorCall(catalogOf([simModel('s')]), key, '/chat/completions', {
       model: 'auto',
       ...ask,

@@ -28,6 +28,24 @@ describe('the Workers files that share a runtime', () => {
     expect(shares.length).toBeLessThan(own.length / 2);
   });
 
+  it('never name the same tenant in two files of one folder, which may share storage', () => {
+    const { own } = workersTestGroups(root);
+    const owner = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const file of own) {
+      const source = readFileSync(join(root, file), 'utf8');
+      const tenants = new Set([...source.matchAll(/createKey\(\s*'([^']+)'/g)].map((match) => match[1]));
+      for (const tenant of tenants) {
+        const key = `${dirname(file)} ${tenant}`;
+        const first = owner.get(key);
+        if (first === undefined) owner.set(key, file);
+        else clashes.push(`${tenant}: ${first} and ${file}`);
+      }
+    }
+    expect(owner.size).toBeGreaterThan(100);
+    expect(clashes).toEqual([]);
+  });
+
   it('split a folder into even parts, name them by folder and number, and never join two folders', () => {
     const shares = runtimeShares(
       [...files('test/routes', 7), ...files('test/doors/openai', 3), 'test/a.test.ts'],
