@@ -1,5 +1,5 @@
 import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 
-// Every test file starts from the real schema: the same append-only migrations `npm start` applies.
+// Every runtime starts from the real schema: the same append-only migrations `npm start` applies.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -3,9 +3,10 @@ import { dirname, join, relative } from 'node:path';
 
 // The Workers files that reach the runtime (test/runtime-groups.ts) share one runtime a few at a time:
 // the files of one folder, at most `shareSize` together, one after another in one workerd with one
-// local D1 and one set of Durable Objects. Starting a runtime and loading the Worker's 450 modules into
-// it costs about 3 s of CPU, which one runtime a file paid 109 times a run; files of one folder test one
-// part of Valve, so they already keep out of each other's tenants, keys and models. A share is a
+// local D1 and one set of Durable Objects. Starting a runtime and loading the Worker's ~600 modules into
+// it costs about 3 s of CPU, which one runtime a file paid 109 times a run. Files of one folder test one
+// part of Valve and keep to tenants and models of their own (test/node/suite/runtime-shares.test.ts fails
+// when two name one tenant); CONTRIBUTING says what else a file leaves to the next. A share is a
 // generated test file that imports its files in order, each inside a `describe` named after the file,
 // so a failure names the file it is in. The shares are written on every run from the files on disk: a new
 // file joins its folder's share without anyone editing a list.
