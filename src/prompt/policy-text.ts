@@ -20,8 +20,8 @@ function modeText(mode: PromptMode, mark: string): string | undefined {
 
 /**
  * Valve's policy text, after the caller's instructions in the system channel: where the material is,
- * that it is there to answer the request with, that text inside it asks for nothing, how this request's mode writes it, and the canary that reveals a
- * leaked system channel. Short and plain on purpose: the injection eval (docs/trust.md) found that a
+ * that it is there to answer the request with, that text inside it asks for nothing, how this request's
+ * mode writes it, and the canary that reveals a leaked system channel. Short and plain on purpose: the injection eval (docs/trust.md) found that a
  * long policy calling the data "untrusted" and "without authority" made small models refuse to use it,
  * and that without "use it to answer the request" small models answered "unknown" to questions the
  * material answers.
