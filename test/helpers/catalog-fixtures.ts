@@ -18,7 +18,20 @@ export function simModel(model: string, overrides: Partial<CatalogModel> = {}): 
   };
 }
 
-/** A catalog of sim models (plus any other providers the models name). */
+/**
+ * A catalog of sim models, with `providers` for those that need more than a name: a provider a model
+ * names and `providers` does not list is a simulator of that name (a provider of its own, so a failure
+ * that opens its circuit holds out no other test's models).
+ */
 export function catalogOf(models: CatalogModel[], providers: Catalog['providers'] = []): Catalog {
-  return { providers: [{ id: 'sim', kind: 'sim' }, ...providers], models };
+  const listed = new Set(['sim', ...providers.map((provider) => provider.id)]);
+  const named = [...new Set(models.map((model) => model.provider))].filter((id) => !listed.has(id));
+  return {
+    providers: [
+      { id: 'sim', kind: 'sim' },
+      ...providers,
+      ...named.map((id) => ({ id, kind: 'sim' as const })),
+    ],
+    models,
+  };
 }

@@ -23,12 +23,11 @@ describe('the Anthropic door’s usage records', () => {
   it('name the door’s route for an answer, a stream and a failure, and none for count_tokens', async () => {
     const { key, tenant } = await createKey('anth-usage');
     const ok = catalogOf([simModel('u-ok')]);
-    const failing = catalogOf(
+    const failing = catalogOf([
       // A provider of its own: an auth failure opens its provider's circuit, which must not hold out the
       // `sim` models of the files that share this runtime after this one.
-      [simModel('u-auth', { provider: 'sim-auth', simulate: { failWith: 'auth' } })],
-      [{ id: 'sim-auth', kind: 'sim' }],
-    );
+      simModel('u-auth', { provider: 'sim-auth', simulate: { failWith: 'auth' } }),
+    ]);
     for (const [catalog, path, body, status] of [
       [ok, '/messages', hello, 200],
       [ok, '/messages', { ...hello, stream: true }, 200],

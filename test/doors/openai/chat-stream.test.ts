@@ -105,10 +105,9 @@ describe('POST /openai/v1/chat/completions with stream: true', () => {
   it('answers a failure before any content as a plain HTTP error in OpenAI’s shape', async () => {
     const { key } = await createKey('door-early');
     // A bad key opens its provider's circuit: the model has a provider of its own.
-    const catalog = catalogOf(
-      [simModel('down', { provider: 'sim-keyless', simulate: { failWith: 'auth' } })],
-      [{ id: 'sim-keyless', kind: 'sim' }],
-    );
+    const catalog = catalogOf([
+      simModel('down', { provider: 'sim-keyless', simulate: { failWith: 'auth' } }),
+    ]);
     const { res } = await doorCall(catalog, key, '/chat/completions', { model: 'auto', ...ask });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);

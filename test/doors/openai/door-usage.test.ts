@@ -41,12 +41,11 @@ describe('the door’s usage records', () => {
 
   it('name the door’s route for a request that failed', async () => {
     const { key, tenant } = await createKey('door-usage-failed');
-    const catalog = catalogOf(
+    const catalog = catalogOf([
       // A provider of its own: an auth failure opens its provider's circuit, which must not hold out the
       // `sim` models of the files that share this runtime after this one.
-      [simModel('u-auth', { provider: 'sim-auth', simulate: { failWith: 'auth' } })],
-      [{ id: 'sim-auth', kind: 'sim' }],
-    );
+      simModel('u-auth', { provider: 'sim-auth', simulate: { failWith: 'auth' } }),
+    ]);
     const { res, settled } = await doorCall(catalog, key, '/chat/completions', hello);
     expect(res.status).toBe(502);
     await res.text();
