@@ -1,10 +1,10 @@
-import { env } from 'cloudflare:workers';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reasonResponseSchema } from '../../src/contracts/reason-response';
 import { createKey } from '../helpers/api';
 import { catalogOf, simModel } from '../helpers/catalog-fixtures';
 import { deltaText, readStream, terminalOf } from '../helpers/read-stream';
 import { streamWithCatalog } from '../helpers/stream-call';
+import { usageRowsOf } from '../helpers/usage-rows';
 
 // The stream contract against the simulator: held preambles, failover before the first delta only,
 // cancellation by the caller's own deadline and budget, framing, and the usage record.
@@ -30,15 +30,7 @@ describe('POST /v1/reason streaming (simulator)', () => {
     expect(response.output).toEqual({ format: 'text', text: deltaText(events) });
     expect(events.filter((e) => e.type === 'response.output_text.delta').length).toBeGreaterThan(5);
     expect(events[0]?.receiptId).toBe(response.receiptId);
-    // The usage row goes out in the isolate's write-behind batch, which an earlier request may have
-    // opened (and keeps alive): wait for it instead of assuming this request's own wait wrote it.
-    const row = await vi.waitFor(async () => {
-      const found = await env.DB.prepare('SELECT stream, outcome, model FROM usage_records WHERE tenant = ?')
-        .bind(tenant)
-        .first<{ stream: number; outcome: string; model: string }>();
-      if (found === null) throw new Error(`no usage row for ${tenant} yet`);
-      return found;
-    });
+    const [row] = await usageRowsOf(tenant, ['stream', 'outcome', 'model'], 1);
     expect(row).toEqual({ stream: 1, outcome: 'ok', model: 'sim/s-text' });
   });
 

@@ -1,20 +1,23 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createKey } from '../../helpers/api';
 import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
+import { usageRowsOf } from '../../helpers/usage-rows';
 import { messagesWithCatalog, userMessage } from './anthropic-calls';
 
 // The Anthropic door is served by the same pipeline as POST /v1/reason, so its usage records are
 // written the same way, under the door's own route: answers, streams and failures alike. Counting
 // tokens calls no model and records no usage.
 
-async function routesOf(tenant: string) {
-  const rows = await env.DB.prepare(
-    'SELECT route, stream, outcome FROM usage_records WHERE tenant = ? ORDER BY id',
-  )
-    .bind(tenant)
-    .all<{ route: string; stream: number; outcome: string }>();
-  return rows.results.map((row) => [row.route, row.stream, row.outcome]);
+interface UsageRow extends Record<string, unknown> {
+  route: string;
+  stream: number;
+  outcome: string;
+}
+
+/** The routes, stream flags and outcomes of a tenant's first `count` usage rows. */
+async function routesOf(tenant: string, count: number) {
+  const rows = await usageRowsOf<UsageRow>(tenant, ['route', 'stream', 'outcome'], count);
+  return rows.map((row) => [row.route, row.stream, row.outcome]);
 }
 
 const hello = { model: 'auto', max_tokens: 64, messages: [userMessage('Say hello.')] };
@@ -39,7 +42,7 @@ describe('the Anthropic door’s usage records', () => {
       await res.text();
       await settled();
     }
-    expect(await routesOf(tenant)).toEqual([
+    expect(await routesOf(tenant, 3)).toEqual([
       ['POST /anthropic/v1/messages', 0, 'ok'],
       ['POST /anthropic/v1/messages', 1, 'ok'],
       ['POST /anthropic/v1/messages', 0, 'model.auth'],

@@ -1,19 +1,22 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createKey } from '../../helpers/api';
 import { catalogOf, simModel } from '../../helpers/catalog-fixtures';
+import { usageRowsOf } from '../../helpers/usage-rows';
 import { doorCall } from './door-calls';
 
 // The door is served by the same pipeline as POST /v1/reason, so its usage records are written the
 // same way — under the door's own route, for answers, streams and failures alike.
 
-async function routesOf(tenant: string) {
-  const rows = await env.DB.prepare(
-    'SELECT route, stream, outcome FROM usage_records WHERE tenant = ? ORDER BY id',
-  )
-    .bind(tenant)
-    .all<{ route: string; stream: number; outcome: string }>();
-  return rows.results.map((row) => [row.route, row.stream, row.outcome]);
+interface UsageRow extends Record<string, unknown> {
+  route: string;
+  stream: number;
+  outcome: string;
+}
+
+/** The routes, stream flags and outcomes of a tenant's first `count` usage rows. */
+async function routesOf(tenant: string, count: number) {
+  const rows = await usageRowsOf<UsageRow>(tenant, ['route', 'stream', 'outcome'], count);
+  return rows.map((row) => [row.route, row.stream, row.outcome]);
 }
 
 const hello = { model: 'auto', messages: [{ role: 'user', content: 'Say hello.' }] };
@@ -32,7 +35,7 @@ describe('the door’s usage records', () => {
       await res.text();
       await settled();
     }
-    expect(await routesOf(tenant)).toEqual([
+    expect(await routesOf(tenant, 3)).toEqual([
       ['POST /openai/v1/chat/completions', 0, 'ok'],
       ['POST /openai/v1/chat/completions', 1, 'ok'],
       ['POST /openai/v1/responses', 0, 'ok'],
@@ -50,6 +53,6 @@ describe('the door’s usage records', () => {
     expect(res.status).toBe(502);
     await res.text();
     await settled();
-    expect(await routesOf(tenant)).toEqual([['POST /openai/v1/chat/completions', 0, 'model.auth']]);
+    expect(await routesOf(tenant, 1)).toEqual([['POST /openai/v1/chat/completions', 0, 'model.auth']]);
   });
 });
